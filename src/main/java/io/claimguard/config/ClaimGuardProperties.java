@@ -1,0 +1,52 @@
+package io.claimguard.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code claimguard.*} settings. Defaults live in {@code application.yml}, so that the README's
+ * configuration table, the YAML and the running service agree.
+ */
+@ConfigurationProperties("claimguard")
+public record ClaimGuardProperties(FileDrop file, Jms jms, Broker broker, Limits limits, Processing processing) {
+
+    /** The file drop: inputs arrive in {@code inbox}; file inputs' results are also written to {@code outbox}. */
+    public record FileDrop(Path inbox, Path outbox, Duration pollDelay) {
+    }
+
+    /**
+     * The JMS queues.
+     *
+     * @param maxDeliveryAttempts broker-side deliveries before a message that keeps rolling back (for example
+     *     one that crashes the service) moves to the dead-letter queue without a dead_letter row
+     */
+    public record Jms(
+            String inputQueue,
+            String outputQueue,
+            String deadLetterQueue,
+            int concurrentConsumers,
+            int maxDeliveryAttempts,
+            Duration redeliveryDelay,
+            Duration maxRedeliveryDelay) {
+    }
+
+    /** The embedded Artemis broker's journal (used with {@code spring.artemis.mode=embedded}). */
+    public record Broker(Path dataDirectory) {
+    }
+
+    public record Limits(int maxBytes, int maxDepth) {
+    }
+
+    /**
+     * Retries inside the service.
+     *
+     * @param maxRetries retries of an input whose processing fails for a reason other than an unreachable
+     *     database, before it is dead-lettered
+     * @param retryDelay the delay before the first such retry
+     * @param outageRetryDelay the first delay while the database is unreachable; doubles up to the maximum,
+     *     and such retries never give up
+     */
+    public record Processing(int maxRetries, Duration retryDelay, Duration outageRetryDelay, Duration outageMaxRetryDelay) {
+    }
+}

@@ -1,0 +1,41 @@
+package io.claimguard.ingest;
+
+import io.claimguard.verify.Outcome;
+import io.claimguard.verify.Pipeline;
+import java.time.OffsetDateTime;
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.RouteBuilder;
+import org.springframework.stereotype.Component;
+
+/**
+ * The file drop: every complete {@code *.json} file in the inbox is one input. It moves to {@code .done/}
+ * once its audit rows are committed and its result forwarded, or to {@code .error/} once its dead_letter row
+ * is; on any other failure it stays in the inbox and is tried again at the next poll.
+ */
+@Component
+public class FileIntakeRoute extends RouteBuilder {
+
+    /** Read by the consumer's {@code move} option when the exchange completes. */
+    public static final String DISPOSITION = "claimguardDisposition";
+    static final String DONE = ".done";
+    static final String ERROR = ".error";
+
+    @Override
+    public void configure() {
+        from("{{claimguard.endpoint.file-intake}}")
+                .routeId("file-intake")
+                .setProperty(DISPOSITION, constant(DONE))
+                .process(FileIntakeRoute::capture)
+                .to(Pipeline.VERIFY)
+                .filter(exchangeProperty(Pipeline.OUTCOME).in(Outcome.REJECTED, Outcome.FAILED))
+                    .setProperty(DISPOSITION, constant(ERROR))
+                .end();
+    }
+
+    private static void capture(Exchange exchange) {
+        String name = exchange.getIn().getHeader(Exchange.FILE_NAME_ONLY, String.class);
+        byte[] payload = exchange.getIn().getBody(byte[].class);
+        exchange.setProperty(Pipeline.INPUT,
+                new ReceivedInput(ReceivedInput.FILE, name, OffsetDateTime.now(), payload == null ? new byte[0] : payload));
+    }
+}

@@ -1,0 +1,58 @@
+package io.claimguard.verify;
+
+import io.claimguard.domain.GuardDecision;
+import io.claimguard.domain.ProjectedClaim;
+import io.claimguard.domain.Verdict;
+import io.claimguard.domain.Verification;
+import io.claimguard.ingest.ReceivedInput;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.camel.Exchange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One INFO line per audited input, with counts and codes only: claims can hold customer data, so no claim
+ * text, detail or rationale is logged.
+ */
+final class AuditSummaryLog {
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.claimguard.audit.summary");
+
+    private AuditSummaryLog() {
+    }
+
+    static void log(Exchange exchange) {
+        if (!LOG.isInfoEnabled()) {
+            return;
+        }
+        ReceivedInput input = exchange.getProperty(Pipeline.INPUT, ReceivedInput.class);
+        Verification verification = exchange.getProperty(Pipeline.VERIFICATION, Verification.class);
+        GuardDecision guard = verification.guard();
+        LOG.info("{} request_id={} audit_id={} source={} source_ref={} verdict={} model_verdict={} downgraded={}"
+                        + " guard_reasons={} projection_mode={} claims={} critical_claims={} claim_verifications={}"
+                        + " facts_checked={}",
+                exchange.getProperty(Pipeline.OUTCOME, Outcome.class) == Outcome.DUPLICATE ? "duplicate" : "audited",
+                verification.requestId(),
+                exchange.getProperty(Pipeline.AUDIT_ID),
+                input.source(),
+                input.sourceRef(),
+                guard.effectiveVerdict(),
+                guard.modelVerdict().map(Verdict::name).orElse("invalid"),
+                guard.downgraded(),
+                guard.reasonCodes(),
+                verification.projection().mode().label(),
+                verification.projection().claims().size(),
+                verification.projection().claims().stream().filter(ProjectedClaim::critical).count(),
+                count(verification, claim -> claim.verification() == null ? "absent" : claim.verification()),
+                count(verification, claim -> claim.legacyVerification().label()));
+    }
+
+    private static Map<String, Long> count(Verification verification, Function<ProjectedClaim, String> label) {
+        return verification.projection().claims().stream()
+                .collect(Collectors.groupingBy(label, TreeMap::new, Collectors.counting()));
+    }
+
+}

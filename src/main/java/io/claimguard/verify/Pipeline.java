@@ -1,0 +1,22 @@
+package io.claimguard.verify;
+
+/** The names the routes share: direct endpoints and exchange properties. */
+public final class Pipeline {
+
+    public static final String VERIFY = "direct:verify";
+    public static final String FORWARD = "direct:forward";
+
+    /** {@link io.claimguard.ingest.ReceivedInput}: set by every intake route before {@link #VERIFY}. */
+    public static final String INPUT = "claimguardInput";
+    /** {@link io.claimguard.domain.Verification} of an accepted envelope. */
+    public static final String VERIFICATION = "claimguardVerification";
+    /** The reason text of a rejected or failed input, as stored in {@code dead_letter.reason}. */
+    public static final String DEAD_LETTER_REASON = "claimguardDeadLetterReason";
+    /** {@link Outcome}: what became of the input; intake routes act on it (move the file, dead-letter queue). */
+    public static final String OUTCOME = "claimguardOutcome";
+    /** The audit row's id, once committed. */
+    public static final String AUDIT_ID = "claimguardAuditId";
+
+    private Pipeline() {
+    }
+}
