@@ -11,8 +11,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("claimguard")
 public record ClaimGuardProperties(FileDrop file, Jms jms, Broker broker, Limits limits, Processing processing) {
 
-    /** The file drop: inputs arrive in {@code inbox}; file inputs' results are also written to {@code outbox}. */
-    public record FileDrop(Path inbox, Path outbox, Duration pollDelay) {
+    /**
+     * The file drop: inputs arrive in {@code inbox}; file inputs' results are also written to {@code outbox}.
+     *
+     * @param settleTime how long a file must have been unchanged before it is read
+     */
+    public record FileDrop(Path inbox, Path outbox, Duration pollDelay, Duration settleTime) {
     }
 
     /**

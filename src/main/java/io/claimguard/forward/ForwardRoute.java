@@ -24,6 +24,9 @@ public class ForwardRoute extends RouteBuilder {
 
     @Override
     public void configure() {
+        // failures go back to the verify route, whose error handler knows what they mean for the input
+        errorHandler(noErrorHandler());
+
         from(Pipeline.FORWARD)
                 .routeId("forward")
                 // The input's own JMS properties and JMS headers stay behind; Camel's internal headers are

@@ -1,6 +1,5 @@
 package io.claimguard.ingest;
 
-import io.claimguard.verify.Outcome;
 import io.claimguard.verify.Pipeline;
 import java.time.OffsetDateTime;
 import org.apache.camel.Exchange;
@@ -17,8 +16,9 @@ public class FileIntakeRoute extends RouteBuilder {
 
     /** Read by the consumer's {@code move} option when the exchange completes. */
     public static final String DISPOSITION = "claimguardDisposition";
-    static final String DONE = ".done";
-    static final String ERROR = ".error";
+    public static final String DONE = ".done";
+    /** Set by {@code DeadLetterRoute} once a rejected or failed file's dead_letter row is committed. */
+    public static final String ERROR = ".error";
 
     @Override
     public void configure() {
@@ -26,10 +26,7 @@ public class FileIntakeRoute extends RouteBuilder {
                 .routeId("file-intake")
                 .setProperty(DISPOSITION, constant(DONE))
                 .process(FileIntakeRoute::capture)
-                .to(Pipeline.VERIFY)
-                .filter(exchangeProperty(Pipeline.OUTCOME).in(Outcome.REJECTED, Outcome.FAILED))
-                    .setProperty(DISPOSITION, constant(ERROR))
-                .end();
+                .to(Pipeline.VERIFY);
     }
 
     private static void capture(Exchange exchange) {

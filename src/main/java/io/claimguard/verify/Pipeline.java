@@ -5,6 +5,8 @@ public final class Pipeline {
 
     public static final String VERIFY = "direct:verify";
     public static final String FORWARD = "direct:forward";
+    /** Records a rejected or failed input (the body holds its dead_letter statement) and sets it aside. */
+    public static final String DEAD_LETTER = "direct:dead-letter";
 
     /** {@link io.claimguard.ingest.ReceivedInput}: set by every intake route before {@link #VERIFY}. */
     public static final String INPUT = "claimguardInput";
@@ -12,7 +14,7 @@ public final class Pipeline {
     public static final String VERIFICATION = "claimguardVerification";
     /** The reason text of a rejected or failed input, as stored in {@code dead_letter.reason}. */
     public static final String DEAD_LETTER_REASON = "claimguardDeadLetterReason";
-    /** {@link Outcome}: what became of the input; intake routes act on it (move the file, dead-letter queue). */
+    /** {@link Outcome}: what became of the input. */
     public static final String OUTCOME = "claimguardOutcome";
     /** The audit row's id, once committed. */
     public static final String AUDIT_ID = "claimguardAuditId";

@@ -56,9 +56,9 @@ public class VerificationRoute extends RouteBuilder {
                 .useExponentialBackOff()
                 .retryAttemptedLogLevel(LoggingLevel.WARN)
                 .handled(true)
-                .process(VerificationRoute::prepareFailureDeadLetter)
-                .to("{{claimguard.endpoint.jdbc}}")
-                .setProperty(Pipeline.OUTCOME, constant(Outcome.FAILED));
+                .setProperty(Pipeline.OUTCOME, constant(Outcome.FAILED))
+                .process(this::prepareFailureDeadLetter)
+                .to(Pipeline.DEAD_LETTER);
 
         onException(Exception.class)
                 .maximumRedeliveries(processing.maxRetries())
@@ -71,7 +71,7 @@ public class VerificationRoute extends RouteBuilder {
                 .process(envelopeStep)
                 .choice()
                     .when(exchangeProperty(Pipeline.OUTCOME).isEqualTo(Outcome.REJECTED))
-                        .to("{{claimguard.endpoint.jdbc}}")
+                        .to(Pipeline.DEAD_LETTER)
                     .otherwise()
                         .process(AuditStatements::prepareVerificationInsert)
                         .to("{{claimguard.endpoint.jdbc}}")
@@ -81,11 +81,10 @@ public class VerificationRoute extends RouteBuilder {
                 .end();
     }
 
-    private static void prepareFailureDeadLetter(Exchange exchange) {
+    private void prepareFailureDeadLetter(Exchange exchange) {
         Throwable failure = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         ReceivedInput input = exchange.getProperty(Pipeline.INPUT, ReceivedInput.class);
-        Integer retries = exchange.getIn().getHeader(Exchange.REDELIVERY_COUNTER, Integer.class);
-        String reason = "processing failed after " + (retries == null ? 1 : retries + 1) + " attempt(s): " + describe(failure);
+        String reason = "processing failed after " + (processing.maxRetries() + 1) + " attempts: " + describe(failure);
         LOG.error("dead-lettering {} input {}: {}", input.source(), input.sourceRef(), reason, failure);
         AuditStatements.prepareDeadLetterInsert(exchange, "processing_failed", reason);
     }

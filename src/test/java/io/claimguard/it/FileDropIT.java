@@ -1,0 +1,134 @@
+package io.claimguard.it;
+
+import static io.claimguard.it.Envelopes.gatekeeperFailedV2;
+import static io.claimguard.it.Envelopes.utf8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import jakarta.jms.Message;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class FileDropIT extends ServiceTestSupport {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @Test
+    @DisplayName("Scenario: A dropped file is audited, forwarded to both outputs and moved to .done")
+    void droppedFileIsAuditedForwardedAndMovedToDone() throws Exception {
+        String requestId = uniqueId("file-v2");
+        String name = requestId + ".json";
+        dropFile(name, utf8(gatekeeperFailedV2(requestId)));
+
+        Map<String, Object> row = awaitAuditRow(requestId);
+        long auditId = ((Number) row.get("id")).longValue();
+        assertThat(row).containsEntry("source", "file").containsEntry("source_ref", name)
+                .containsEntry("model_verdict", "PASS").containsEntry("effective_verdict", "REJECT")
+                .containsEntry("downgraded", true).containsEntry("projection_mode", "claim_checks")
+                .containsEntry("groundedness_score", 0.62).containsEntry("critical_fact_count", 1);
+        assertThat(SQL.queryForObject("SELECT array_to_string(guard_reasons, ',') FROM claimguard.verification_audit"
+                + " WHERE id = ?", String.class, auditId)).isEqualTo("gatekeeper.invocation_ref");
+
+        Path outboxFile = OUTBOX.resolve(requestId + "." + auditId + ".json");
+        await().atMost(PATIENCE).until(() -> Files.exists(outboxFile) && Files.exists(done(name)));
+        assertThat(Files.exists(INBOX.resolve(name))).isFalse();
+        try (Stream<Path> leftovers = Files.list(OUTBOX)) {
+            assertThat(leftovers.map(Path::getFileName).map(Path::toString)).noneMatch(file -> file.endsWith(".tmp"));
+        }
+
+        JsonNode written = JSON.readTree(Files.readString(outboxFile));
+        Message message = receiveResult(requestId);
+        assertThat(message).isNotNull();
+        assertThat(JSON.readTree(text(message))).isEqualTo(written);
+        assertThat(written.get("audit_id").asLong()).isEqualTo(auditId);
+        assertThat(written.get("verdict").stringValue()).isEqualTo("REJECT");
+        assertThat(written.get("model_verdict").stringValue()).isEqualTo("PASS");
+        assertThat(written.at("/facts_checked/1/fact").stringValue()).isEqualTo("claim-2: a deploy at 10:02 caused it");
+    }
+
+    @Test
+    @DisplayName("Scenario: The audit JSON keeps the envelope as received beside the effective result")
+    void auditJsonKeepsEnvelopeAndEffectiveResult() {
+        String requestId = uniqueId("file-audit-json");
+        dropFile(requestId + ".json", utf8(gatekeeperFailedV2(requestId)));
+        long auditId = ((Number) awaitAuditRow(requestId).get("id")).longValue();
+
+        JsonNode audit = JSON.readTree(SQL.queryForObject(
+                "SELECT audit::text FROM claimguard.verification_audit WHERE id = ?", String.class, auditId));
+        assertThat(audit.at("/envelope/producer").stringValue()).isEqualTo("verifier-v2");
+        assertThat(audit.at("/envelope/verifier_output/model_notes/kept").stringValue()).isEqualTo("as received");
+        assertThat(audit.at("/envelope/verifier_output/claim_checks/0/claim_id").stringValue()).isEqualTo("claim-1");
+        assertThat(audit.at("/effective_result/audit_id").asLong()).isEqualTo(auditId);
+        assertThat(audit.at("/effective_result/verdict").stringValue()).isEqualTo("REJECT");
+        assertThat(audit.at("/effective_result/claim_checks")).isEqualTo(audit.at("/envelope/verifier_output/claim_checks"));
+    }
+
+    @Test
+    @DisplayName("Scenario: Each claim check becomes one claim_check row in order")
+    void eachClaimCheckBecomesOneRow() {
+        String requestId = uniqueId("file-claims");
+        dropFile(requestId + ".json", utf8(gatekeeperFailedV2(requestId)));
+        long auditId = ((Number) awaitAuditRow(requestId).get("id")).longValue();
+
+        List<Map<String, Object>> claims = SQL.queryForList("SELECT ordinal, claim_id, claim_text, claim_type, verification,"
+                + " legacy_verification, is_critical, detail, evidence_refs::text AS evidence_refs"
+                + " FROM claimguard.claim_check WHERE audit_id = ? ORDER BY ordinal", auditId);
+        assertThat(claims).hasSize(2);
+        assertThat(claims.get(0)).containsEntry("ordinal", 0).containsEntry("claim_id", "claim-1")
+                .containsEntry("claim_type", "symptom").containsEntry("verification", "direct_observation")
+                .containsEntry("legacy_verification", "direct_evidence").containsEntry("is_critical", true)
+                .containsEntry("detail", "query_metrics shows CPU=92%");
+        assertThat(JSON.readTree((String) claims.get(0).get("evidence_refs")).at("/0/source_invocation_ids/0").asInt())
+                .isEqualTo(394);
+        assertThat(claims.get(1)).containsEntry("ordinal", 1).containsEntry("verification", "external_unknown")
+                .containsEntry("legacy_verification", "no_evidence").containsEntry("is_critical", true)
+                .containsEntry("evidence_refs", "[]");
+    }
+
+    @Test
+    @DisplayName("Scenario: A file still being written is not read until it is complete")
+    void fileStillBeingWrittenIsNotReadHalfWay() throws Exception {
+        String requestId = uniqueId("file-slow");
+        String name = requestId + ".json";
+        Path file = INBOX.resolve(name);
+        Files.createDirectories(INBOX);
+        // Leading white space is valid JSON, so a half-read file would be rejected as white space only.
+        try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW)) {
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        out.write(' ');
+                        out.flush();
+                        return deadLetters(name).isEmpty() && auditRows(requestId).isEmpty();
+                    });
+            out.write(utf8(gatekeeperFailedV2(requestId)));
+        }
+        awaitAuditRow(requestId);
+        assertThat(deadLetters(name)).isEmpty();
+        assertThat(auditRows(requestId)).hasSize(1);
+    }
+
+    @Test
+    @DisplayName("Scenario: Files that do not end in .json are left alone")
+    void otherFilesAreLeftAlone() throws IOException {
+        String requestId = uniqueId("file-ignored");
+        Path ignored = dropFile(requestId + ".txt", utf8(gatekeeperFailedV2(requestId)));
+        String marker = uniqueId("file-after-ignored");
+        dropFile(marker + ".json", utf8(gatekeeperFailedV2(marker)));
+
+        awaitAuditRow(marker);
+        assertThat(Files.exists(ignored)).isTrue();
+        assertThat(auditRows(requestId)).isEmpty();
+        Files.delete(ignored);
+    }
+}

@@ -1,0 +1,66 @@
+package io.claimguard.it;
+
+import static io.claimguard.it.Envelopes.gatekeeperFailedV2;
+import static io.claimguard.it.Envelopes.passingV1;
+import static io.claimguard.it.Envelopes.utf8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.jms.Message;
+import jakarta.jms.TextMessage;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class JmsIntakeIT extends ServiceTestSupport {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @Test
+    @DisplayName("Scenario: A TextMessage is audited and its effective result sent as a TextMessage")
+    void textMessageIsAuditedAndForwarded() throws Exception {
+        String requestId = uniqueId("jms-text");
+        sendText(gatekeeperFailedV2(requestId), requestId);
+
+        Message result = receiveResult(requestId);
+        assertThat(result).isInstanceOf(TextMessage.class);
+        Map<String, Object> row = awaitAuditRow(requestId);
+        assertThat(row).containsEntry("source", "jms").containsEntry("effective_verdict", "REJECT");
+        assertThat((String) row.get("source_ref")).startsWith("ID:");
+        JsonNode effective = JSON.readTree(text(result));
+        assertThat(effective.get("audit_id").asLong()).isEqualTo(((Number) row.get("id")).longValue());
+        assertThat(effective.get("verdict").stringValue()).isEqualTo("REJECT");
+    }
+
+    @Test
+    @DisplayName("Scenario: A BytesMessage is audited like a TextMessage")
+    void bytesMessageIsAudited() throws Exception {
+        String requestId = uniqueId("jms-bytes");
+        sendBytes(utf8(passingV1(requestId)), requestId);
+
+        Message result = receiveResult(requestId);
+        assertThat(result).isNotNull();
+        Map<String, Object> row = awaitAuditRow(requestId);
+        assertThat(row).containsEntry("model_verdict", "PASS").containsEntry("effective_verdict", "PASS")
+                .containsEntry("downgraded", false).containsEntry("projection_mode", "legacy");
+        assertThat(JSON.readTree(text(result)).at("/facts_checked/0/fact").stringValue()).isEqualTo("CPU is high");
+    }
+
+    @Test
+    @DisplayName("Scenario: The forwarded message carries no internal or producer properties")
+    void forwardedMessageCarriesNoInternalProperties() throws Exception {
+        String requestId = uniqueId("jms-props");
+        sendText(passingV1(requestId), requestId);
+
+        Message result = receiveResult(requestId);
+        assertThat(result).isNotNull();
+        @SuppressWarnings("unchecked")
+        List<String> names = Collections.list((java.util.Enumeration<String>) result.getPropertyNames());
+        assertThat(names).filteredOn(name -> !name.startsWith("JMSX"))
+                .containsExactlyInAnyOrder("ClaimGuardAuditId", "ClaimGuardRequestId", "ClaimGuardVerdict");
+        assertThat(result.getStringProperty("ClaimGuardVerdict")).isEqualTo("PASS");
+    }
+}

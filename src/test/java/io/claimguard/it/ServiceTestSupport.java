@@ -1,0 +1,191 @@
+package io.claimguard.it;
+
+import static org.awaitility.Awaitility.await;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.TextMessage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.jms.core.JmsTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Runs the whole service against the real PostgreSQL (a database of this run's own, reached through a
+ * {@link TcpProxy} that a test can cut) and the embedded Artemis broker, with inbox, outbox and journal in a
+ * temporary folder. Every test class shares one application context.
+ */
+@SpringBootTest
+abstract class ServiceTestSupport {
+
+    static final TestDatabase DATABASE = TestDatabase.get();
+    static final TcpProxy DATABASE_PROXY = startProxy();
+    static final Path WORK = temporaryFolder();
+    static final Path INBOX = WORK.resolve("inbox");
+    static final Path OUTBOX = WORK.resolve("outbox");
+    static final String INPUT_QUEUE = "it.verifier.results";
+    static final String OUTPUT_QUEUE = "it.verifier.effective";
+    static final String DEAD_LETTER_QUEUE = "it.verifier.results.DLQ";
+    static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    /** Queries go straight to the database, not through the proxy, so that they work during an outage. */
+    static final JdbcTemplate SQL = new JdbcTemplate(new DriverManagerDataSource(
+            DATABASE.jdbcUrl(), DATABASE.username, DATABASE.password));
+
+    @Autowired
+    ConnectionFactory connectionFactory;
+
+    @DynamicPropertySource
+    static void serviceProperties(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", () -> DATABASE.jdbcUrl("127.0.0.1", DATABASE_PROXY.port()));
+        registry.add("spring.datasource.username", () -> DATABASE.username);
+        registry.add("spring.datasource.password", () -> DATABASE.password);
+        registry.add("spring.datasource.hikari.connection-timeout", () -> "1000");
+        registry.add("claimguard.file.inbox", INBOX::toString);
+        registry.add("claimguard.file.outbox", OUTBOX::toString);
+        registry.add("claimguard.file.poll-delay", () -> "200ms");
+        registry.add("claimguard.file.settle-time", () -> "500ms");
+        registry.add("claimguard.broker.data-directory", () -> WORK.resolve("artemis").toString());
+        registry.add("claimguard.jms.input-queue", () -> INPUT_QUEUE);
+        registry.add("claimguard.jms.output-queue", () -> OUTPUT_QUEUE);
+        registry.add("claimguard.jms.dead-letter-queue", () -> DEAD_LETTER_QUEUE);
+        registry.add("claimguard.processing.retry-delay", () -> "50ms");
+        registry.add("claimguard.processing.outage-retry-delay", () -> "200ms");
+        registry.add("claimguard.processing.outage-max-retry-delay", () -> "1s");
+    }
+
+    // ---- inputs
+
+    static String uniqueId(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** Drops a file the way writers should: written under a temporary name, then renamed. */
+    static Path dropFile(String name, byte[] content) {
+        try {
+            Files.createDirectories(INBOX);
+            Path temporary = INBOX.resolve(name + ".tmp");
+            Files.write(temporary, content);
+            return Files.move(temporary, INBOX.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    void sendText(String text, String testCase) {
+        jms().send(INPUT_QUEUE, session -> {
+            TextMessage message = session.createTextMessage(text);
+            message.setStringProperty("testCase", testCase);
+            return message;
+        });
+    }
+
+    void sendBytes(byte[] bytes, String testCase) {
+        jms().send(INPUT_QUEUE, session -> {
+            BytesMessage message = session.createBytesMessage();
+            message.writeBytes(bytes);
+            message.setStringProperty("testCase", testCase);
+            return message;
+        });
+    }
+
+    // ---- outputs
+
+    /** The next effective result for this request id on the output queue, or null after the patience runs out. */
+    Message receiveResult(String requestId) {
+        return jms().receiveSelected(OUTPUT_QUEUE, "ClaimGuardRequestId = '" + requestId + "'");
+    }
+
+    /** A message from the dead-letter queue, read while its session is open (large messages stream). */
+    record DeadLetterMessage(byte[] body, String reason) {
+    }
+
+    DeadLetterMessage receiveDeadLetter(String testCase) {
+        return jms().execute(session -> {
+            try (MessageConsumer consumer = session.createConsumer(
+                    session.createQueue(DEAD_LETTER_QUEUE), "testCase = '" + testCase + "'")) {
+                Message message = consumer.receive(PATIENCE.toMillis());
+                return message == null ? null
+                        : new DeadLetterMessage(bytes(message), message.getStringProperty("ClaimGuardDeadLetterReason"));
+            }
+        }, true);
+    }
+
+    static String text(Message message) throws JMSException {
+        return ((TextMessage) message).getText();
+    }
+
+    static byte[] bytes(Message message) throws JMSException {
+        if (message instanceof TextMessage textMessage) {
+            return textMessage.getText().getBytes(StandardCharsets.UTF_8);
+        }
+        BytesMessage bytesMessage = (BytesMessage) message;
+        byte[] content = new byte[(int) bytesMessage.getBodyLength()];
+        bytesMessage.readBytes(content);
+        return content;
+    }
+
+    static List<Map<String, Object>> auditRows(String requestId) {
+        return SQL.queryForList("SELECT * FROM claimguard.verification_audit WHERE request_id = ? ORDER BY id", requestId);
+    }
+
+    static Map<String, Object> awaitAuditRow(String requestId) {
+        await().atMost(PATIENCE).until(() -> !auditRows(requestId).isEmpty());
+        return auditRows(requestId).get(0);
+    }
+
+    static List<Map<String, Object>> deadLetters(String sourceRef) {
+        return SQL.queryForList("SELECT * FROM claimguard.dead_letter WHERE source_ref = ? ORDER BY id", sourceRef);
+    }
+
+    static Map<String, Object> awaitDeadLetter(String sourceRef) {
+        await().atMost(PATIENCE).until(() -> !deadLetters(sourceRef).isEmpty());
+        return deadLetters(sourceRef).get(0);
+    }
+
+    static Path done(String name) {
+        return INBOX.resolve(".done").resolve(name);
+    }
+
+    static Path error(String name) {
+        return INBOX.resolve(".error").resolve(name);
+    }
+
+    private JmsTemplate jms() {
+        JmsTemplate template = new JmsTemplate(connectionFactory);
+        template.setReceiveTimeout(PATIENCE.toMillis());
+        return template;
+    }
+
+    private static TcpProxy startProxy() {
+        try {
+            return new TcpProxy(DATABASE.host, DATABASE.port);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Path temporaryFolder() {
+        try {
+            return Files.createTempDirectory("claimguard-it-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

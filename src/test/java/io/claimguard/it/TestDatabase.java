@@ -1,0 +1,95 @@
+package io.claimguard.it;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+
+/**
+ * The PostgreSQL the integration tests run against: a database of its own on the local server (created for
+ * this run, dropped at its end), or a Testcontainers PostgreSQL where a Docker engine is present.
+ */
+final class TestDatabase {
+
+    private static final String LOCAL_HOST = System.getProperty("claimguard.test.pg.host", "127.0.0.1");
+    private static final int LOCAL_PORT = Integer.getInteger("claimguard.test.pg.port", 5432);
+    private static final String LOCAL_USER = System.getProperty("claimguard.test.pg.user", "postgres");
+    private static final String LOCAL_PASSWORD = System.getProperty("claimguard.test.pg.password", "postgres");
+
+    private static TestDatabase instance;
+
+    final String host;
+    final int port;
+    final String database;
+    final String username;
+    final String password;
+
+    private TestDatabase(String host, int port, String database, String username, String password) {
+        this.host = host;
+        this.port = port;
+        this.database = database;
+        this.username = username;
+        this.password = password;
+    }
+
+    static synchronized TestDatabase get() {
+        if (instance == null) {
+            instance = dockerAvailable() ? startContainer() : createLocalDatabase();
+        }
+        return instance;
+    }
+
+    String jdbcUrl() {
+        return jdbcUrl(host, port);
+    }
+
+    String jdbcUrl(String viaHost, int viaPort) {
+        return "jdbc:postgresql://" + viaHost + ":" + viaPort + "/" + database;
+    }
+
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection(jdbcUrl(), username, password);
+    }
+
+    private static boolean dockerAvailable() {
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    @SuppressWarnings("resource")
+    private static TestDatabase startContainer() {
+        PostgreSQLContainer container = new PostgreSQLContainer("postgres:16-alpine");
+        container.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(container::stop));
+        return new TestDatabase(container.getHost(), container.getFirstMappedPort(), container.getDatabaseName(),
+                container.getUsername(), container.getPassword());
+    }
+
+    private static TestDatabase createLocalDatabase() {
+        // A name of letters, digits and underscores only: it is an identifier, and CREATE DATABASE takes no parameter.
+        String name = "claimguard_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String adminUrl = "jdbc:postgresql://" + LOCAL_HOST + ":" + LOCAL_PORT + "/postgres";
+        try (Connection admin = DriverManager.getConnection(adminUrl, LOCAL_USER, LOCAL_PASSWORD);
+                Statement statement = admin.createStatement()) {
+            statement.execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create test database on " + adminUrl
+                    + ": is PostgreSQL running on " + LOCAL_HOST + ":" + LOCAL_PORT + "?", e);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try (Connection admin = DriverManager.getConnection(adminUrl, LOCAL_USER, LOCAL_PASSWORD);
+                    Statement statement = admin.createStatement()) {
+                statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+            } catch (SQLException e) {
+                System.err.println("could not drop test database " + name + ": " + e.getMessage());
+            }
+        }));
+        return new TestDatabase(LOCAL_HOST, LOCAL_PORT, name, LOCAL_USER, LOCAL_PASSWORD);
+    }
+}
