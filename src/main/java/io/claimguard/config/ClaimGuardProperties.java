@@ -35,8 +35,13 @@ public record ClaimGuardProperties(FileDrop file, Jms jms, Broker broker, Limits
             Duration maxRedeliveryDelay) {
     }
 
-    /** The embedded Artemis broker's journal (used with {@code spring.artemis.mode=embedded}). */
-    public record Broker(Path dataDirectory) {
+    /**
+     * The embedded Artemis broker (used with {@code spring.artemis.mode=embedded}).
+     *
+     * @param dataDirectory where its journal lives
+     * @param acceptorUrl where producers in other processes connect (Artemis core protocol); blank for none
+     */
+    public record Broker(Path dataDirectory, String acceptorUrl) {
     }
 
     public record Limits(int maxBytes, int maxDepth) {

@@ -7,12 +7,27 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Redelivery for the embedded broker: a message on the input queue that keeps rolling back is redelivered
+ * The embedded broker's network side and redelivery. Producers on other processes reach it at
+ * {@code claimguard.broker.acceptor-url}; a message on the input queue that keeps rolling back is redelivered
  * with back-off, then moved to {@code claimguard.jms.dead-letter-queue}. An external broker needs the same
  * address settings (see README).
  */
 @Configuration(proxyBeanMethods = false)
 public class EmbeddedBrokerConfiguration {
+
+    @Bean
+    ArtemisConfigurationCustomizer networkAcceptor(ClaimGuardProperties properties) {
+        String url = properties.broker().acceptorUrl();
+        return configuration -> {
+            if (url != null && !url.isBlank()) {
+                try {
+                    configuration.addAcceptorConfiguration("claimguard-tcp", url);
+                } catch (Exception e) {
+                    throw new IllegalArgumentException("claimguard.broker.acceptor-url is not a valid acceptor URL: " + url, e);
+                }
+            }
+        };
+    }
 
     @Bean
     ArtemisConfigurationCustomizer inputQueueRedelivery(ClaimGuardProperties properties) {

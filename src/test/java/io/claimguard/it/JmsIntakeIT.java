@@ -6,12 +6,16 @@ import static io.claimguard.it.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.jms.Message;
+import io.claimguard.tools.SendEnvelope;
 import jakarta.jms.TextMessage;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -47,6 +51,19 @@ class JmsIntakeIT extends ServiceTestSupport {
         assertThat(row).containsEntry("model_verdict", "PASS").containsEntry("effective_verdict", "PASS")
                 .containsEntry("downgraded", false).containsEntry("projection_mode", "legacy");
         assertThat(JSON.readTree(text(result)).at("/facts_checked/0/fact").stringValue()).isEqualTo("CPU is high");
+    }
+
+    @Test
+    @DisplayName("Scenario: A producer in another process sends through the embedded broker's acceptor")
+    void producerSendsThroughTheAcceptor(@TempDir Path folder) throws Exception {
+        String requestId = uniqueId("jms-acceptor");
+        Path envelope = Files.writeString(folder.resolve("envelope.json"), passingV1(requestId));
+
+        SendEnvelope.main(new String[] {"--broker", "tcp://127.0.0.1:" + BROKER_PORT, "--queue", INPUT_QUEUE,
+                "--bytes", envelope.toString()});
+
+        assertThat(awaitAuditRow(requestId)).containsEntry("source", "jms").containsEntry("effective_verdict", "PASS");
+        assertThat(receiveResult(requestId)).isNotNull();
     }
 
     @Test

@@ -10,6 +10,8 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.TextMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +45,7 @@ abstract class ServiceTestSupport {
     static final String OUTPUT_QUEUE = "it.verifier.effective";
     static final String DEAD_LETTER_QUEUE = "it.verifier.results.DLQ";
     static final Duration PATIENCE = Duration.ofSeconds(30);
+    static final int BROKER_PORT = freePort();
 
     /** Queries go straight to the database, not through the proxy, so that they work during an outage. */
     static final JdbcTemplate SQL = new JdbcTemplate(new DriverManagerDataSource(
@@ -62,6 +65,7 @@ abstract class ServiceTestSupport {
         registry.add("claimguard.file.poll-delay", () -> "200ms");
         registry.add("claimguard.file.settle-time", () -> "500ms");
         registry.add("claimguard.broker.data-directory", () -> WORK.resolve("artemis").toString());
+        registry.add("claimguard.broker.acceptor-url", () -> "tcp://127.0.0.1:" + BROKER_PORT);
         registry.add("claimguard.jms.input-queue", () -> INPUT_QUEUE);
         registry.add("claimguard.jms.output-queue", () -> OUTPUT_QUEUE);
         registry.add("claimguard.jms.dead-letter-queue", () -> DEAD_LETTER_QUEUE);
@@ -176,6 +180,14 @@ abstract class ServiceTestSupport {
     private static TcpProxy startProxy() {
         try {
             return new TcpProxy(DATABASE.host, DATABASE.port);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
