@@ -58,7 +58,8 @@ public final class AuditStatements {
     public static void readAuditRow(Exchange exchange) throws SQLTransientException {
         List<?> rows = exchange.getIn().getBody(List.class);
         if (rows == null || rows.isEmpty()) {
-            // An identical input committed between this statement's snapshot and its insert: retrying sees it.
+            // An identical input committed between this statement's snapshot and its insert: running the
+            // statement again (the audit route is retried whole) sees it.
             throw new ConcurrentDuplicateException();
         }
         Map<?, ?> row = (Map<?, ?>) rows.get(0);
@@ -81,6 +82,7 @@ public final class AuditStatements {
         parameters.put("reason", Text.storable(reason));
         parameters.put("payload", input.payload());
         parameters.put("payload_sha256", Sha256.of(input.payload()));
+        exchange.setProperty(Pipeline.DEAD_LETTER_CODE, reasonCode);
         exchange.setProperty(Pipeline.DEAD_LETTER_REASON, reasonCode + ": " + reason);
         exchange.getIn().setHeader(JdbcConstants.JDBC_PARAMETERS, parameters);
         exchange.getIn().setBody(AuditSql.INSERT_DEAD_LETTER);

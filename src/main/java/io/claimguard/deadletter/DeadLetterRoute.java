@@ -3,6 +3,7 @@ package io.claimguard.deadletter;
 import io.claimguard.ingest.FileIntakeRoute;
 import io.claimguard.ingest.JmsIntakeRoute;
 import io.claimguard.ingest.ReceivedInput;
+import io.claimguard.observe.PipelineObserver;
 import io.claimguard.verify.Pipeline;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
@@ -16,6 +17,12 @@ import org.springframework.stereotype.Component;
 @Component
 public class DeadLetterRoute extends RouteBuilder {
 
+    private final PipelineObserver observer;
+
+    public DeadLetterRoute(PipelineObserver observer) {
+        this.observer = observer;
+    }
+
     @Override
     public void configure() {
         // failures go back to the verify route, whose error handler knows what they mean for the input
@@ -24,6 +31,7 @@ public class DeadLetterRoute extends RouteBuilder {
         from(Pipeline.DEAD_LETTER)
                 .routeId("dead-letter")
                 .to("{{claimguard.endpoint.jdbc}}")
+                .process(observer::deadLettered)
                 .choice()
                     .when(exchange -> input(exchange).fromFile())
                         .setProperty(FileIntakeRoute.DISPOSITION, constant(FileIntakeRoute.ERROR))

@@ -5,6 +5,7 @@ import io.claimguard.audit.DatabaseOutage;
 import io.claimguard.config.ClaimGuardProperties;
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.ingest.ReceivedInput;
+import io.claimguard.observe.PipelineObserver;
 import org.apache.camel.Exchange;
 import org.apache.camel.LoggingLevel;
 import org.apache.camel.builder.RouteBuilder;
@@ -30,9 +31,12 @@ public class VerificationRoute extends RouteBuilder {
     private final EnvelopeStep envelopeStep;
     private final ClaimGuardProperties.Processing processing;
 
-    public VerificationRoute(EnvelopeReader reader, ClaimGuardProperties properties) {
+    private final PipelineObserver observer;
+
+    public VerificationRoute(EnvelopeReader reader, ClaimGuardProperties properties, PipelineObserver observer) {
         this.envelopeStep = new EnvelopeStep(reader);
         this.processing = properties.processing();
+        this.observer = observer;
     }
 
     @Override
@@ -58,7 +62,8 @@ public class VerificationRoute extends RouteBuilder {
                 .handled(true)
                 .setProperty(Pipeline.OUTCOME, constant(Outcome.FAILED))
                 .process(this::prepareFailureDeadLetter)
-                .to(Pipeline.DEAD_LETTER);
+                .to(Pipeline.DEAD_LETTER)
+                .process(observer::completed);
 
         onException(Exception.class)
                 .maximumRedeliveries(processing.maxRetries())
@@ -73,12 +78,11 @@ public class VerificationRoute extends RouteBuilder {
                     .when(exchangeProperty(Pipeline.OUTCOME).isEqualTo(Outcome.REJECTED))
                         .to(Pipeline.DEAD_LETTER)
                     .otherwise()
-                        .process(AuditStatements::prepareVerificationInsert)
-                        .to("{{claimguard.endpoint.jdbc}}")
-                        .process(AuditStatements::readAuditRow)
-                        .process(AuditSummaryLog::log)
+                        .to(Pipeline.AUDIT)
+                        .process(observer::audited)
                         .to(Pipeline.FORWARD)
-                .end();
+                .end()
+                .process(observer::completed);
     }
 
     private void prepareFailureDeadLetter(Exchange exchange) {

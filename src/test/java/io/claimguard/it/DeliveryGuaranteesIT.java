@@ -41,6 +41,25 @@ class DeliveryGuaranteesIT extends ServiceTestSupport {
     }
 
     @Test
+    @DisplayName("Scenario: Identical inputs processed at the same moment make one row")
+    void concurrentIdenticalInputsMakeOneRow() throws Exception {
+        String requestId = uniqueId("concurrent");
+        String envelope = gatekeeperFailedV2(requestId);
+        for (int copy = 0; copy < 6; copy++) {
+            sendText(envelope, requestId);
+        }
+
+        java.util.Set<Long> auditIds = new java.util.HashSet<>();
+        for (int copy = 0; copy < 6; copy++) {
+            Message result = receiveResult(requestId);
+            assertThat(result).as("result of copy " + copy).isNotNull();
+            auditIds.add(JSON.readTree(text(result)).get("audit_id").asLong());
+        }
+        assertThat(auditIds).hasSize(1);
+        assertThat(auditRows(requestId)).hasSize(1);
+    }
+
+    @Test
     @DisplayName("Scenario: Another envelope with the same request_id is another attempt with its own row")
     void anotherAttemptGetsItsOwnRow() {
         String requestId = uniqueId("attempts");

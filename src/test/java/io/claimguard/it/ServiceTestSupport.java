@@ -11,6 +11,10 @@ import jakarta.jms.TextMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,6 +26,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jms.core.JmsTemplate;
@@ -33,7 +38,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@link TcpProxy} that a test can cut) and the embedded Artemis broker, with inbox, outbox and journal in a
  * temporary folder. Every test class shares one application context.
  */
-@SpringBootTest
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 abstract class ServiceTestSupport {
 
     static final TestDatabase DATABASE = TestDatabase.get();
@@ -46,6 +51,7 @@ abstract class ServiceTestSupport {
     static final String DEAD_LETTER_QUEUE = "it.verifier.results.DLQ";
     static final Duration PATIENCE = Duration.ofSeconds(30);
     static final int BROKER_PORT = freePort();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     /** Queries go straight to the database, not through the proxy, so that they work during an outage. */
     static final JdbcTemplate SQL = new JdbcTemplate(new DriverManagerDataSource(
@@ -54,12 +60,16 @@ abstract class ServiceTestSupport {
     @Autowired
     ConnectionFactory connectionFactory;
 
+    @LocalServerPort
+    int managementPort;
+
     @DynamicPropertySource
     static void serviceProperties(DynamicPropertyRegistry registry) {
         registry.add("spring.datasource.url", () -> DATABASE.jdbcUrl("127.0.0.1", DATABASE_PROXY.port()));
         registry.add("spring.datasource.username", () -> DATABASE.username);
         registry.add("spring.datasource.password", () -> DATABASE.password);
         registry.add("spring.datasource.hikari.connection-timeout", () -> "1000");
+        registry.add("claimguard.management.port", () -> "0");
         registry.add("claimguard.file.inbox", INBOX::toString);
         registry.add("claimguard.file.outbox", OUTBOX::toString);
         registry.add("claimguard.file.poll-delay", () -> "200ms");
@@ -107,6 +117,21 @@ abstract class ServiceTestSupport {
             message.setStringProperty("testCase", testCase);
             return message;
         });
+    }
+
+    // ---- management port
+
+    /** GET on the management port: status code and body. */
+    HttpResponse<String> management(String path) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
+                    .timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     // ---- outputs

@@ -1,11 +1,14 @@
-package io.claimguard.verify;
+package io.claimguard.observe;
 
 import io.claimguard.domain.GuardDecision;
 import io.claimguard.domain.ProjectedClaim;
 import io.claimguard.domain.Verdict;
 import io.claimguard.domain.Verification;
 import io.claimguard.ingest.ReceivedInput;
+import io.claimguard.verify.Outcome;
+import io.claimguard.verify.Pipeline;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -47,7 +50,24 @@ final class AuditSummaryLog {
                 verification.projection().claims().size(),
                 verification.projection().claims().stream().filter(ProjectedClaim::critical).count(),
                 count(verification, claim -> claim.verification() == null ? "absent" : claim.verification()),
-                count(verification, claim -> claim.legacyVerification().label()));
+                legacyFactsSummary(verification.projection().factsChecked()));
+    }
+
+    /** The summary existing log searches know: the effective facts_checked list, by label and criticality. */
+    private static String legacyFactsSummary(JsonNode factsChecked) {
+        if (!factsChecked.isArray()) {
+            return "{not_a_list}";
+        }
+        Map<String, Long> byLabel = new TreeMap<>();
+        long critical = 0;
+        for (JsonNode fact : factsChecked) {
+            JsonNode label = fact.path("verification");
+            byLabel.merge(label.isString() ? label.stringValue() : "absent", 1L, Long::sum);
+            if (fact.path("is_critical").asBoolean(false)) {
+                critical++;
+            }
+        }
+        return "{total=" + factsChecked.size() + ", critical=" + critical + ", labels=" + byLabel + "}";
     }
 
     private static Map<String, Long> count(Verification verification, Function<ProjectedClaim, String> label) {

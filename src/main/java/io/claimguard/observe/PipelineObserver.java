@@ -1,0 +1,90 @@
+package io.claimguard.observe;
+
+import io.claimguard.domain.GuardDecision;
+import io.claimguard.domain.GuardReason;
+import io.claimguard.domain.Verdict;
+import io.claimguard.domain.Verification;
+import io.claimguard.ingest.ReceivedInput;
+import io.claimguard.verify.Outcome;
+import io.claimguard.verify.Pipeline;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import org.apache.camel.Exchange;
+import org.springframework.stereotype.Component;
+
+/**
+ * What operators see of the pipeline: one summary log line and the counters per audited input, the counters
+ * per dead letter, and the end-to-end processing time. The routes call it; it never changes an exchange.
+ */
+@Component
+public class PipelineObserver {
+
+    private final MeterRegistry registry;
+
+    public PipelineObserver(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** After an input's audit rows are committed (or found to exist already). */
+    public void audited(Exchange exchange) {
+        ReceivedInput input = input(exchange);
+        Verification verification = exchange.getProperty(Pipeline.VERIFICATION, Verification.class);
+        Outcome outcome = exchange.getProperty(Pipeline.OUTCOME, Outcome.class);
+        AuditSummaryLog.log(exchange);
+        if (outcome == Outcome.DUPLICATE) {
+            counter("claimguard.duplicates", "Byte-identical inputs that made no new audit row", "source", input.source())
+                    .increment();
+            return;
+        }
+        GuardDecision guard = verification.guard();
+        counter("claimguard.audited", "Inputs audited, by effective and by model verdict",
+                "source", input.source(),
+                "verdict", guard.effectiveVerdict().name(),
+                "model_verdict", guard.modelVerdict().map(Verdict::name).orElse("invalid"),
+                "projection_mode", verification.projection().mode().label())
+                .increment();
+        for (GuardReason reason : guard.reasons()) {
+            counter("claimguard.guard.reasons", "Guard rules that fired, whether or not they changed the verdict",
+                    "reason", reason.code()).increment();
+            if (guard.downgraded()) {
+                counter("claimguard.downgrades", "Downgraded inputs, once per guard reason that fired on them",
+                        "reason", reason.code()).increment();
+            }
+        }
+    }
+
+    /** After a rejected or failed input's dead_letter row is committed. */
+    public void deadLettered(Exchange exchange) {
+        ReceivedInput input = input(exchange);
+        String reasonCode = exchange.getProperty(Pipeline.DEAD_LETTER_CODE, String.class);
+        counter("claimguard.dead.letters", "Inputs recorded in claimguard.dead_letter",
+                "source", input.source(), "reason", reasonCode).increment();
+        if (exchange.getProperty(Pipeline.OUTCOME, Outcome.class) == Outcome.REJECTED) {
+            counter("claimguard.rejections", "Inputs rejected as not an acceptable envelope",
+                    "source", input.source(), "reason", reasonCode).increment();
+        }
+    }
+
+    /** When an input is done with: audited and forwarded, or set aside. */
+    public void completed(Exchange exchange) {
+        ReceivedInput input = input(exchange);
+        Outcome outcome = exchange.getProperty(Pipeline.OUTCOME, Outcome.class);
+        Timer.builder("claimguard.processing")
+                .description("From taking an input to having audited and forwarded it, or set it aside")
+                .tags("source", input.source(), "outcome", outcome == null ? "unknown" : outcome.name().toLowerCase())
+                .publishPercentileHistogram()
+                .register(registry)
+                .record(Duration.between(input.receivedAt(), OffsetDateTime.now()));
+    }
+
+    private Counter counter(String name, String description, String... tags) {
+        return Counter.builder(name).description(description).tags(tags).register(registry);
+    }
+
+    private static ReceivedInput input(Exchange exchange) {
+        return exchange.getProperty(Pipeline.INPUT, ReceivedInput.class);
+    }
+}

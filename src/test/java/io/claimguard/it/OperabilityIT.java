@@ -1,0 +1,112 @@
+package io.claimguard.it;
+
+import static io.claimguard.it.Envelopes.gatekeeperFailedV2;
+import static io.claimguard.it.Envelopes.passingV1;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.apache.camel.CamelContext;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class OperabilityIT extends ServiceTestSupport {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Autowired
+    CamelContext camel;
+
+    @Test
+    @DisplayName("Scenario: Health is DOWN while PostgreSQL is unreachable and UP again after")
+    void healthFollowsTheDatabase() {
+        await().atMost(PATIENCE).until(() -> management("/actuator/health").statusCode() == 200);
+        DATABASE_PROXY.cut();
+        try {
+            await().atMost(PATIENCE).until(() -> management("/actuator/health").statusCode() == 503);
+            JsonNode health = JSON.readTree(management("/actuator/health").body());
+            assertThat(health.at("/components/db/status").stringValue()).isEqualTo("DOWN");
+            assertThat(management("/actuator/health/readiness").statusCode()).isEqualTo(503);
+            assertThat(management("/actuator/health/liveness").statusCode())
+                    .as("an unreachable database must not get the service restarted").isEqualTo(200);
+        } finally {
+            DATABASE_PROXY.restore();
+        }
+        await().atMost(PATIENCE).until(() -> management("/actuator/health").statusCode() == 200);
+        assertThat(management("/actuator/health/readiness").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    @DisplayName("Scenario: Health is DOWN while a route is stopped")
+    void healthFollowsTheRoutes() throws Exception {
+        camel.getRouteController().stopRoute("file-intake");
+        try {
+            await().atMost(PATIENCE).until(() -> management("/actuator/health").statusCode() == 503);
+            assertThat(JSON.readTree(management("/actuator/health").body()).at("/components/camelHealth/status").stringValue())
+                    .isEqualTo("DOWN");
+        } finally {
+            camel.getRouteController().startRoute("file-intake");
+        }
+        await().atMost(PATIENCE).until(() -> management("/actuator/health").statusCode() == 200);
+    }
+
+    @Test
+    @DisplayName("Scenario: Info shows the build version and the Camel routes are listed")
+    void infoAndRoutes() {
+        JsonNode info = JSON.readTree(management("/actuator/info").body());
+        assertThat(info.at("/build/version").stringValue()).isNotBlank();
+        assertThat(info.at("/build/artifact").stringValue()).isEqualTo("claimguard");
+        assertThat(management("/actuator/camelroutes").body()).contains("\"verify\"", "\"jms-intake\"", "\"file-intake\"");
+    }
+
+    @Test
+    @DisplayName("Scenario: Counters and the processing histogram move as inputs of known shapes flow")
+    void countersMoveWithTheInputs() {
+        double passes = counter("claimguard.audited", "verdict", "PASS", "model_verdict", "PASS", "source", "jms");
+        double rejects = counter("claimguard.audited", "verdict", "REJECT", "model_verdict", "PASS", "source", "jms");
+        double invocationRefDowngrades = counter("claimguard.downgrades", "reason", "gatekeeper.invocation_ref");
+        double notJson = counter("claimguard.rejections", "reason", "not_json", "source", "jms");
+        double deadLetters = counter("claimguard.dead.letters", "reason", "not_json", "source", "jms");
+        double duplicates = counter("claimguard.duplicates", "source", "jms");
+        long processed = timerCount("audited") + timerCount("duplicate") + timerCount("rejected");
+
+        String passing = passingV1(uniqueId("metrics-pass"));
+        sendText(passing, "metrics");
+        sendText(passing, "metrics");
+        sendText(gatekeeperFailedV2(uniqueId("metrics-reject")), "metrics");
+        sendText("{not json", "metrics");
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            assertThat(counter("claimguard.audited", "verdict", "PASS", "model_verdict", "PASS", "source", "jms"))
+                    .isEqualTo(passes + 1);
+            assertThat(counter("claimguard.audited", "verdict", "REJECT", "model_verdict", "PASS", "source", "jms"))
+                    .isEqualTo(rejects + 1);
+            assertThat(counter("claimguard.downgrades", "reason", "gatekeeper.invocation_ref"))
+                    .isEqualTo(invocationRefDowngrades + 1);
+            assertThat(counter("claimguard.rejections", "reason", "not_json", "source", "jms")).isEqualTo(notJson + 1);
+            assertThat(counter("claimguard.dead.letters", "reason", "not_json", "source", "jms")).isEqualTo(deadLetters + 1);
+            assertThat(counter("claimguard.duplicates", "source", "jms")).isEqualTo(duplicates + 1);
+            assertThat(timerCount("audited") + timerCount("duplicate") + timerCount("rejected")).isEqualTo(processed + 4);
+        });
+        String scrape = management("/actuator/prometheus").body();
+        assertThat(scrape).contains("claimguard_audited_total{", "claimguard_processing_seconds_bucket{",
+                "claimguard_inbox_files", "claimguard_queue_depth{", "claimguard_camel_route_seconds_count{");
+    }
+
+    private double counter(String name, String... tags) {
+        return meters.find(name).tags(tags).counters().stream().mapToDouble(Counter::count).sum();
+    }
+
+    private long timerCount(String outcome) {
+        return meters.find("claimguard.processing").tags("source", "jms", "outcome", outcome).timers().stream()
+                .mapToLong(Timer::count).sum();
+    }
+}
