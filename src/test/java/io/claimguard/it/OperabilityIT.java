@@ -11,6 +11,9 @@ import io.micrometer.core.instrument.Timer;
 import org.apache.camel.CamelContext;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -99,6 +102,22 @@ class OperabilityIT extends ServiceTestSupport {
         String scrape = management("/actuator/prometheus").body();
         assertThat(scrape).contains("claimguard_audited_total{", "claimguard_processing_seconds_bucket{",
                 "claimguard_inbox_files", "claimguard_queue_depth{", "claimguard_camel_route_seconds_count{");
+    }
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    @DisplayName("Scenario: The summary line counts claims by label and never shows claim text")
+    void summaryLineCountsClaimsWithoutPayloadText(CapturedOutput output) {
+        String requestId = uniqueId("summary-log");
+        sendText(gatekeeperFailedV2(requestId), "summary");
+
+        await().atMost(PATIENCE).until(() -> output.getOut().contains("request_id=" + requestId));
+        String line = output.getOut().lines().filter(text -> text.contains("request_id=" + requestId)).findFirst().orElseThrow();
+        assertThat(line).contains("audited", "verdict=REJECT", "model_verdict=PASS", "downgraded=true",
+                "guard_reasons=[gatekeeper.invocation_ref]", "projection_mode=claim_checks", "claims=2",
+                "critical_claims=2", "claim_verifications={direct_observation=1, external_unknown=1}",
+                "facts_checked={total=2, critical=2, labels={direct_evidence=1, no_evidence=1}}");
+        assertThat(line).doesNotContain("payment-service", "CPU=92", "deploy", "rationale");
     }
 
     private double counter(String name, String... tags) {
