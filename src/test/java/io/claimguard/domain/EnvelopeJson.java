@@ -2,9 +2,14 @@ package io.claimguard.domain;
 
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.cfg.JsonNodeFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -17,7 +22,12 @@ import tools.jackson.databind.node.ObjectNode;
 final class EnvelopeJson {
 
     static final EnvelopeReader READER = new EnvelopeReader(Limits.DEFAULTS);
-    private static final JsonMapper SINGLE_QUOTED = JsonMapper.builder().enable(JsonReadFeature.ALLOW_SINGLE_QUOTES).build();
+    /** Keeps number digits as written, as the envelope reader does, so that tests can put 0.620 in an envelope. */
+    private static final JsonMapper SINGLE_QUOTED = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_SINGLE_QUOTES)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+            .build();
 
     private final ObjectNode root;
 
@@ -46,6 +56,15 @@ final class EnvelopeJson {
 
     static EnvelopeJson of(String singleQuotedJson) {
         return new EnvelopeJson((ObjectNode) json(singleQuotedJson));
+    }
+
+    /** The realistic V2 envelope of src/test/resources/envelopes: five claim checks on "why is checkout slow?". */
+    static byte[] checkoutSlowV2() {
+        try (InputStream in = EnvelopeJson.class.getResourceAsStream("/envelopes/checkout-slow-v2.json")) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static JsonNode json(String singleQuotedJson) {
