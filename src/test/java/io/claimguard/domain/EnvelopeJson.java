@@ -54,7 +54,7 @@ final class EnvelopeJson {
                 }""");
     }
 
-    static EnvelopeJson of(String singleQuotedJson) {
+    private static EnvelopeJson of(String singleQuotedJson) {
         return new EnvelopeJson((ObjectNode) json(singleQuotedJson));
     }
 
@@ -115,12 +115,8 @@ final class EnvelopeJson {
         return output("claim_checks", "[" + String.join(", ", checks) + "]");
     }
 
-    String text() {
-        return root.toString();
-    }
-
     byte[] bytes() {
-        return text().getBytes(StandardCharsets.UTF_8);
+        return root.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     Envelope read() {
