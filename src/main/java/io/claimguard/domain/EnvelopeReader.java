@@ -123,19 +123,26 @@ public final class EnvelopeReader {
             throw notJson(e);
         } catch (JacksonException e) {
             throw notJson(e);
+        } catch (NumberFormatException e) {
+            // JSON sets no range on numbers, but an exponent beyond BigDecimal's (e.g. 1e2147483648) cannot be
+            // kept, audited or forwarded; Jackson reports it outside its own exception hierarchy.
+            throw new EnvelopeRejectedException(RejectionReason.NOT_JSON,
+                    "input holds a number that cannot be represented: " + firstLineAbbreviated(e.getMessage()));
         }
     }
 
     private static EnvelopeRejectedException notJson(JacksonException e) {
-        String problem = String.valueOf(e.getOriginalMessage());
+        return new EnvelopeRejectedException(RejectionReason.NOT_JSON, "input is not valid JSON: "
+                + firstLineAbbreviated(e.getOriginalMessage()) + where(e.getLocation()));
+    }
+
+    private static String firstLineAbbreviated(String message) {
+        String problem = String.valueOf(message);
         int lineBreak = problem.indexOf('\n');
         if (lineBreak >= 0) {
             problem = problem.substring(0, lineBreak);
         }
-        if (problem.length() > 200) {
-            problem = problem.substring(0, 200) + "...";
-        }
-        return new EnvelopeRejectedException(RejectionReason.NOT_JSON, "input is not valid JSON: " + problem + where(e.getLocation()));
+        return problem.length() > 200 ? problem.substring(0, 200) + "..." : problem;
     }
 
     private static String where(TokenStreamLocation location) {

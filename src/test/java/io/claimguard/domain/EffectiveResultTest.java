@@ -1,0 +1,208 @@
+package io.claimguard.domain;
+
+import static io.claimguard.domain.EnvelopeJson.claimCheck;
+import static io.claimguard.domain.EnvelopeJson.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.cfg.JsonNodeFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Proves openspec/specs/effective-result/spec.md, always through the written JSON text. */
+class EffectiveResultTest {
+
+    /** Reads numbers the way the envelope reader does, so that a lost digit would show. */
+    private static final JsonMapper EXACT_NUMBERS = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+            .build();
+
+    private static final String INVOCATION_REF_FAILED = "{'status': 'fail', 'failures': [{'check': 'evidence.invocation_ref'}]}";
+
+    @Test
+    @DisplayName("Scenario: Effective result carries exactly the contract fields")
+    void effectiveResultCarriesExactlyTheContractFields() {
+        JsonNode result = written(Verification.of(EnvelopeJson.read(EnvelopeJson.checkoutSlowV2())), 42L);
+
+        assertThat(result.isObject()).isTrue();
+        assertThat(result.propertyNames()).containsExactly("audit_id", "request_id", "verdict", "model_verdict",
+                "verdict_guard", "projection_mode", "groundedness_score", "critical_fact_count", "claim_checks",
+                "hypothesis_checks", "facts_checked", "rationale");
+    }
+
+    @Test
+    @DisplayName("Scenario: Fields the contract does not name stay out of the effective result")
+    void fieldsTheContractDoesNotNameStayOutOfTheEffectiveResult() {
+        String text = written(EnvelopeJson.clean()
+                .set("producer", "{'name': 'superbiz-agent'}")
+                .output("model", "'verifier-v2-2026-11'")).toString();
+
+        assertThat(text).doesNotContain("producer", "superbiz-agent", "\"model\"", "verifier-v2-2026-11");
+    }
+
+    @Test
+    @DisplayName("Scenario: audit_id and request_id identify the verification")
+    void auditIdAndRequestIdIdentifyTheVerification() {
+        JsonNode result = written(EnvelopeJson.clean().set("request_id", "'req-checkout-7'").verify(), 42L);
+
+        assertThat(result.path("audit_id").isIntegralNumber()).isTrue();
+        assertThat(result.path("audit_id").longValue()).isEqualTo(42L);
+        assertThat(result.path("request_id").stringValue()).isEqualTo("req-checkout-7");
+    }
+
+    @Test
+    @DisplayName("Scenario: audit_id is null before the audit row exists")
+    void auditIdIsNullBeforeTheAuditRowExists() {
+        JsonNode result = written(EnvelopeJson.clean().verify(), null);
+
+        assertThat(result.has("audit_id")).isTrue();
+        assertThat(result.path("audit_id").isNull()).isTrue();
+    }
+
+    @Test
+    @DisplayName("Scenario: verdict holds the guarded verdict")
+    void verdictHoldsTheGuardedVerdict() {
+        JsonNode result = written(EnvelopeJson.clean().input("gatekeeper_result", INVOCATION_REF_FAILED));
+
+        assertThat(result.path("verdict").stringValue()).isEqualTo("REJECT");
+        assertThat(result.path("model_verdict").stringValue()).isEqualTo("PASS");
+    }
+
+    @Test
+    @DisplayName("Scenario: Model verdict is written in upper case")
+    void modelVerdictIsWrittenInUpperCase() {
+        JsonNode result = written(EnvelopeJson.clean().output("verdict", "'low_confid'"));
+
+        assertThat(result.path("model_verdict").stringValue()).isEqualTo("LOW_CONFID");
+        assertThat(result.path("verdict").stringValue()).isEqualTo("LOW_CONFID");
+    }
+
+    @Test
+    @DisplayName("Scenario: Invalid model verdict is written as null")
+    void invalidModelVerdictIsWrittenAsNull() {
+        JsonNode result = written(EnvelopeJson.clean().output("verdict", "'APPROVED'"));
+
+        assertThat(result.has("model_verdict")).isTrue();
+        assertThat(result.path("model_verdict").isNull()).isTrue();
+        assertThat(result.path("verdict").stringValue()).isEqualTo("LOW_CONFID");
+    }
+
+    @Test
+    @DisplayName("Scenario: Guard reasons carry code, cap and detail")
+    void guardReasonsCarryCodeCapAndDetail() {
+        JsonNode result = written(EnvelopeJson.clean()
+                .input("gatekeeper_result", "{'status': 'fail', 'failures': [{'check': 'evidence.trace_ref'}]}"));
+
+        JsonNode guard = result.path("verdict_guard");
+        assertThat(guard.propertyNames()).containsExactly("downgraded", "reasons");
+        assertThat(guard.path("downgraded").booleanValue()).isTrue();
+        assertThat(guard.path("reasons").size()).isEqualTo(1);
+        JsonNode reason = guard.path("reasons").get(0);
+        assertThat(reason.propertyNames()).containsExactly("code", "cap", "detail");
+        assertThat(reason.path("code").stringValue()).isEqualTo("gatekeeper.fail");
+        assertThat(reason.path("cap").stringValue()).isEqualTo("LOW_CONFID");
+        assertThat(reason.path("detail").stringValue()).contains("evidence.trace_ref");
+    }
+
+    @Test
+    @DisplayName("Scenario: No reasons when no rule fires")
+    void noReasonsWhenNoRuleFires() {
+        JsonNode result = written(EnvelopeJson.clean());
+
+        assertThat(result.path("verdict_guard")).isEqualTo(json("{'downgraded': false, 'reasons': []}"));
+    }
+
+    @Test
+    @DisplayName("Scenario: Verifier values are carried as received")
+    void verifierValuesAreCarriedAsReceived() {
+        String claimChecks = "[" + claimCheck("claim-1", "checkout p95 latency is 2.8 s", "symptom", "direct_observation") + ", "
+                + claimCheck("claim-2", "payment-service CPU usage is at 92%", "symptom", "direct_observation") + "]";
+        String hypothesisChecks = "[{'hypothesis': 'the card processor is slow', 'status': 'not_checked'}]";
+        EnvelopeJson envelope = EnvelopeJson.clean()
+                .output("groundedness_score", "0.620")
+                .output("critical_fact_count", "2")
+                .output("rationale", "'latency and CPU are observed directly'")
+                .output("claim_checks", claimChecks)
+                .output("hypothesis_checks", hypothesisChecks);
+
+        JsonNode result = written(envelope);
+
+        assertThat(result.path("groundedness_score").toString()).isEqualTo("0.620");
+        assertThat(result.path("critical_fact_count").toString()).isEqualTo("2");
+        assertThat(result.path("rationale").stringValue()).isEqualTo("latency and CPU are observed directly");
+        assertThat(result.path("claim_checks")).isEqualTo(json(claimChecks));
+        assertThat(result.path("hypothesis_checks")).isEqualTo(json(hypothesisChecks));
+        assertThat(result.path("projection_mode").stringValue()).isEqualTo("claim_checks");
+    }
+
+    @Test
+    @DisplayName("Scenario: Absent claim_checks and hypothesis_checks are written as empty lists")
+    void absentClaimChecksAndHypothesisChecksAreWrittenAsEmptyLists() {
+        JsonNode result = written(EnvelopeJson.clean()
+                .output("facts_checked", "[{'fact': 'CPU is high'}]")
+                .output("hypothesis_checks", "null"));
+
+        assertThat(result.path("claim_checks")).isEqualTo(json("[]"));
+        assertThat(result.path("hypothesis_checks")).isEqualTo(json("[]"));
+    }
+
+    @Test
+    @DisplayName("Scenario: claim_checks that is not a list is carried as received")
+    void claimChecksThatIsNotAListIsCarriedAsReceived() {
+        JsonNode result = written(EnvelopeJson.clean().output("claim_checks", "{'claim-1': 'direct_observation'}"));
+
+        assertThat(result.path("claim_checks")).isEqualTo(json("{'claim-1': 'direct_observation'}"));
+        assertThat(result.path("projection_mode").stringValue()).isEqualTo("none");
+    }
+
+    @Test
+    @DisplayName("Scenario: Absent scores and rationale are written as null")
+    void absentScoresAndRationaleAreWrittenAsNull() {
+        JsonNode result = written(EnvelopeJson.clean()
+                .withoutOutput("groundedness_score")
+                .withoutOutput("critical_fact_count")
+                .withoutOutput("rationale"));
+
+        for (String field : new String[] {"groundedness_score", "critical_fact_count", "rationale"}) {
+            assertThat(result.has(field)).as(field).isTrue();
+            assertThat(result.path(field).isNull()).as(field).isTrue();
+        }
+    }
+
+    @Test
+    @DisplayName("Scenario: facts_checked is the effective list")
+    void factsCheckedIsTheEffectiveList() {
+        JsonNode result = written(EnvelopeJson.clean()
+                .claimChecks(claimCheck("claim-1", "payment-service CPU usage is at 92%", "symptom", "direct_observation"))
+                .output("facts_checked", "[{'fact': 'the verifier wrote this itself'}]"));
+
+        assertThat(result.path("facts_checked")).isEqualTo(json("""
+                [{'fact': 'claim-1: payment-service CPU usage is at 92%', 'is_critical': true,
+                  'verification': 'direct_evidence', 'detail': null, 'evidence_refs': []}]"""));
+        assertThat(result.path("projection_mode").stringValue()).isEqualTo("claim_checks_replaced");
+    }
+
+    @Test
+    @DisplayName("Scenario: Legacy facts_checked is forwarded unchanged")
+    void legacyFactsCheckedIsForwardedUnchanged() {
+        String verifierFacts = """
+                [{'fact': 'payment-service CPU is at 92%', 'is_critical': true, 'verification': 'direct_evidence',
+                  'detail': 'query_metrics shows CPU=92%', 'evidence_refs': [{'trace_ref': 'trace-2'}]}]""";
+
+        JsonNode result = written(EnvelopeJson.clean().output("facts_checked", verifierFacts));
+
+        assertThat(result.path("facts_checked")).isEqualTo(json(verifierFacts));
+        assertThat(result.path("projection_mode").stringValue()).isEqualTo("legacy");
+    }
+
+    private static JsonNode written(EnvelopeJson envelope) {
+        return written(envelope.verify(), 1L);
+    }
+
+    private static JsonNode written(Verification verification, Long auditId) {
+        return EXACT_NUMBERS.readTree(EffectiveResult.toJson(verification, auditId));
+    }
+}
