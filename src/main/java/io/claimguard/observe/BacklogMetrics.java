@@ -18,7 +18,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * The backlog where it can be known cheaply: files waiting in the inbox (counted when scraped), and, with the
- * embedded broker, the depth of the input and dead-letter queues. An external broker reports its own depths.
+ * embedded broker, the depth of the input, output and dead-letter queues. An external broker reports its own depths.
  */
 @Component
 public class BacklogMetrics implements MeterBinder {
@@ -36,7 +36,8 @@ public class BacklogMetrics implements MeterBinder {
         Gauge.builder("claimguard.inbox.files", this, BacklogMetrics::inboxFiles)
                 .description("*.json files waiting in the inbox")
                 .register(registry);
-        for (String queue : new String[] {properties.jms().inputQueue(), properties.jms().deadLetterQueue()}) {
+        for (String queue : new String[] {properties.jms().inputQueue(), properties.jms().outputQueue(),
+                properties.jms().deadLetterQueue()}) {
             Gauge.builder("claimguard.queue.depth", this, metrics -> metrics.queueDepth(queue))
                     .description("Messages on the embedded broker's queue (NaN with an external broker)")
                     .tag("queue", queue)
