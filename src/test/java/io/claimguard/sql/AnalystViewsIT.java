@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.claimguard.it.TestDatabase;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
@@ -18,20 +21,28 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The analyst views and the reader role, against a database of this class's own (migrated by Flyway) holding a
- * known set of audits, claim checks and dead letters.
+ * The analyst views, the reader role and the documented queries in db/queries, against a database of this class's
+ * own (migrated by Flyway) holding a known set of audits, claim checks and dead letters.
  */
 class AnalystViewsIT {
 
     private static final String READER = "claimguard_reader";
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
+    private static final Path QUERIES = Path.of("db", "queries");
     // Reads run in a session 14 hours ahead of UTC: the views' days must be UTC days whatever the analyst's zone.
     private static final String ANALYST_TIME_ZONE = "Pacific/Kiritimati";
 
@@ -378,6 +389,83 @@ class AnalystViewsIT {
         }
     }
 
+    // ---- the documented queries in db/queries
+
+    static Stream<String> queryFiles() throws IOException {
+        try (Stream<Path> files = Files.list(QUERIES)) {
+            return files.map(path -> path.getFileName().toString()).filter(name -> name.endsWith(".sql"))
+                    .sorted().toList().stream();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("queryFiles")
+    @DisplayName("Scenario: Every example query runs as the reader")
+    void everyExampleQueryRunsAsTheReader(String file) throws IOException, SQLException {
+        String text = Files.readString(QUERIES.resolve(file));
+        assertThat(text).as("header comment of %s", file).startsWith("-- Question: ").contains("-- Run:      psql ");
+
+        List<Integer> columns = runQueryFile(file, Map.of("request_id", "req-a2"), rs -> rs.getMetaData().getColumnCount());
+        assertThat(columns).as("rows of %s", file).isNotEmpty();
+    }
+
+    @Test
+    @DisplayName("Scenario: Example query for today's downgrades by reason")
+    void downgradesTodayByReason() throws IOException, SQLException {
+        List<List<Object>> rows = runQueryFile("downgrades_today_by_reason.sql", Map.of(),
+                rs -> List.of(rs.getString("reason_code"), rs.getLong("fired_count"), rs.getLong("downgraded_count")));
+
+        assertThat(rows).containsExactly(
+                List.of("gatekeeper.invocation_ref", 1L, 1L),
+                List.of("gatekeeper.fail", 1L, 0L));
+    }
+
+    @Test
+    @DisplayName("Scenario: Example query for PASS verdicts overruled in the last 24 hours")
+    void overruledPassLast24h() throws IOException, SQLException {
+        List<List<Object>> rows = runQueryFile("overruled_pass_last_24h.sql", Map.of(),
+                rs -> List.of(rs.getLong("audit_id"), rs.getString("request_id"), rs.getString("effective_verdict"),
+                        rs.getString("reasons")));
+
+        assertThat(rows).containsExactly(List.of(a7, "req-today-1", "REJECT", "gatekeeper.invocation_ref"));
+    }
+
+    @Test
+    @DisplayName("Scenario: Example query for the claim checks of one request")
+    void claimChecksOfRequest() throws IOException, SQLException {
+        List<List<Object>> rows = runQueryFile("claim_checks_of_request.sql", Map.of("request_id", "req-a2"),
+                rs -> Arrays.asList(rs.getLong("audit_id"), rs.getInt("ordinal"), rs.getString("claim_id"),
+                        rs.getString("verification"), rs.getString("legacy_verification")));
+
+        assertThat(rows).containsExactly(
+                Arrays.asList(a2, 0, "claim-0", "unsupported", "no_evidence"),
+                Arrays.asList(a2, 1, "claim-1", "DIRECT_OBSERVATION", "no_evidence"),
+                Arrays.asList(a2Retry, 0, "claim-0", "direct_observation", "direct_evidence"));
+    }
+
+    @Test
+    @DisplayName("Scenario: Example query for dead letters this week by reason")
+    void deadLettersThisWeekByReason() throws IOException, SQLException {
+        List<List<Object>> rows = runQueryFile("dead_letters_this_week_by_reason.sql", Map.of(),
+                rs -> List.of(rs.getString("reason_code"), rs.getLong("rejected_count")));
+
+        assertThat(rows).containsExactly(List.of("not_json", 2L), List.of("request_id.invalid", 1L));
+    }
+
+    @Test
+    @DisplayName("Scenario: Example query for labels per tool")
+    void labelsPerTool() throws IOException, SQLException {
+        List<List<Object>> rows = runQueryFile("labels_per_tool.sql", Map.of(), rs -> List.of(rs.getString("tool"),
+                rs.getLong("claims"), rs.getLong("direct_observation"), rs.getLong("reasonable_inference"),
+                rs.getLong("overstated"), rs.getLong("unsupported"), rs.getLong("external_unknown"),
+                rs.getLong("contradicted"), rs.getLong("other")));
+
+        assertThat(rows).containsExactly(
+                List.of("query_metrics", 4L, 3L, 1L, 0L, 0L, 0L, 0L, 0L),
+                List.of("(no tool)", 4L, 0L, 0L, 0L, 1L, 1L, 1L, 1L),
+                List.of("read_logs", 3L, 1L, 0L, 1L, 0L, 0L, 0L, 1L));
+    }
+
     // ---- helpers
 
     private static void migrate(TestDatabase target) {
@@ -483,6 +571,41 @@ class AnalystViewsIT {
             }
             try (ResultSet rs = statement.executeQuery()) {
                 return readAll(rs, reader);
+            }
+        }
+    }
+
+    private static final Pattern PSQL_VARIABLE = Pattern.compile("(?<!:):'([A-Za-z_][A-Za-z0-9_]*)'");
+
+    /**
+     * Runs a db/queries file the way an analyst does, as claimguard_reader: each psql variable {@code :'name'}
+     * becomes a bound parameter, so the file's text is what is executed.
+     */
+    private static <T> List<T> runQueryFile(String file, Map<String, String> variables, RowReader<T> reader)
+            throws IOException, SQLException {
+        String text = Files.readString(QUERIES.resolve(file));
+        // whole-line comments are dropped so that a variable named in a comment is not taken for one in the SQL
+        String sql = String.join("\n", text.lines().filter(line -> !line.stripLeading().startsWith("--")).toList());
+        List<String> values = new ArrayList<>();
+        Matcher variable = PSQL_VARIABLE.matcher(sql);
+        StringBuilder jdbcSql = new StringBuilder();
+        while (variable.find()) {
+            String name = variable.group(1);
+            assertThat(variables).as("psql variables of %s", file).containsKey(name);
+            values.add(variables.get(name));
+            variable.appendReplacement(jdbcSql, "?");
+        }
+        variable.appendTail(jdbcSql);
+
+        try (Connection connection = analystSession()) {
+            setRole(connection, READER);
+            try (PreparedStatement statement = connection.prepareStatement(jdbcSql.toString())) {
+                for (int i = 0; i < values.size(); i++) {
+                    statement.setString(i + 1, values.get(i));
+                }
+                try (ResultSet rs = statement.executeQuery()) {
+                    return readAll(rs, reader);
+                }
             }
         }
     }
