@@ -5,6 +5,8 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
+import javax.sql.DataSource;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
@@ -12,7 +14,7 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  * The PostgreSQL the integration tests run against: a database of its own on the local server (created for
  * this run, dropped at its end), or a Testcontainers PostgreSQL where a Docker engine is present.
  */
-final class TestDatabase {
+public final class TestDatabase {
 
     private static final String LOCAL_HOST = System.getProperty("claimguard.test.pg.host", "127.0.0.1");
     private static final int LOCAL_PORT = Integer.getInteger("claimguard.test.pg.port", 5432);
@@ -35,11 +37,30 @@ final class TestDatabase {
         this.password = password;
     }
 
-    static synchronized TestDatabase get() {
+    public static synchronized TestDatabase get() {
         if (instance == null) {
             instance = dockerAvailable() ? startContainer() : createLocalDatabase();
         }
         return instance;
+    }
+
+    /**
+     * Another empty database on the same server, apart from the one {@link #get()} shares with the service
+     * tests: for tests whose assertions need exactly the rows they inserted. It is gone at the end of the run.
+     */
+    public static synchronized TestDatabase createSeparate() {
+        if (!dockerAvailable()) {
+            return createLocalDatabase();
+        }
+        // in the container: created beside get()'s database, and removed with the container
+        TestDatabase server = get();
+        String name = newDatabaseName();
+        try (Connection connection = server.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create test database " + name + " in the container", e);
+        }
+        return new TestDatabase(server.host, server.port, name, server.username, server.password);
     }
 
     String jdbcUrl() {
@@ -50,8 +71,13 @@ final class TestDatabase {
         return "jdbc:postgresql://" + viaHost + ":" + viaPort + "/" + database;
     }
 
-    Connection connect() throws SQLException {
+    public Connection connect() throws SQLException {
         return DriverManager.getConnection(jdbcUrl(), username, password);
+    }
+
+    /** A new connection per request, e.g. for Flyway. */
+    public DataSource dataSource() {
+        return new DriverManagerDataSource(jdbcUrl(), username, password);
     }
 
     private static boolean dockerAvailable() {
@@ -71,9 +97,13 @@ final class TestDatabase {
                 container.getUsername(), container.getPassword());
     }
 
+    // A name of letters, digits and underscores only: it is an identifier, and CREATE DATABASE takes no parameter.
+    private static String newDatabaseName() {
+        return "claimguard_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    }
+
     private static TestDatabase createLocalDatabase() {
-        // A name of letters, digits and underscores only: it is an identifier, and CREATE DATABASE takes no parameter.
-        String name = "claimguard_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String name = newDatabaseName();
         String adminUrl = "jdbc:postgresql://" + LOCAL_HOST + ":" + LOCAL_PORT + "/postgres";
         try (Connection admin = DriverManager.getConnection(adminUrl, LOCAL_USER, LOCAL_PASSWORD);
                 Statement statement = admin.createStatement()) {
