@@ -89,7 +89,9 @@ public class VerificationRoute extends RouteBuilder {
         Throwable failure = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         ReceivedInput input = exchange.getProperty(Pipeline.INPUT, ReceivedInput.class);
         String reason = "processing failed after " + (processing.maxRetries() + 1) + " attempts: " + describe(failure);
-        LOG.error("dead-lettering {} input {}: {}", input.source(), input.sourceRef(), reason, failure);
+        // the reason names the failure; its stack trace only at DEBUG, so that a burst of poison cannot flood the log
+        LOG.error("dead-lettering {} input {}: {}", input.source(), input.sourceRef(), reason);
+        LOG.debug("failure of {} input {}", input.source(), input.sourceRef(), failure);
         AuditStatements.prepareDeadLetterInsert(exchange, "processing_failed", reason);
     }
 

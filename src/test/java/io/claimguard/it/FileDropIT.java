@@ -119,16 +119,19 @@ class FileDropIT extends ServiceTestSupport {
     }
 
     @Test
-    @DisplayName("Scenario: Files that do not end in .json are left alone")
+    @DisplayName("Scenario: Files that do not end in .json, or whose name starts with a dot, are left alone")
     void otherFilesAreLeftAlone() throws IOException {
         String requestId = uniqueId("file-ignored");
         Path ignored = dropFile(requestId + ".txt", utf8(gatekeeperFailedV2(requestId)));
+        Path hidden = dropFile("." + requestId + ".json", utf8(gatekeeperFailedV2(requestId)));
         String marker = uniqueId("file-after-ignored");
         dropFile(marker + ".json", utf8(gatekeeperFailedV2(marker)));
 
         awaitAuditRow(marker);
         assertThat(Files.exists(ignored)).isTrue();
+        assertThat(Files.exists(hidden)).isTrue();
         assertThat(auditRows(requestId)).isEmpty();
         Files.delete(ignored);
+        Files.delete(hidden);
     }
 }

@@ -1,0 +1,47 @@
+package io.claimguard.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.claimguard.fuzz.FuzzedInputs;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A sample of fuzzed inputs through the running service: every distinct input ends audited or dead-lettered.
+ * {@code -Dclaimguard.fuzz.service-sample=10000} for the issue's full sample.
+ */
+class FuzzedInputsIT extends ServiceTestSupport {
+
+    @Test
+    @DisplayName("Scenario: A sample of fuzzed inputs through the service is all accounted for")
+    void fuzzedInputsAreAllAccountedFor() throws Exception {
+        int sample = Integer.getInteger("claimguard.fuzz.service-sample", 1_000);
+        List<byte[]> inputs = FuzzedInputs.sample(sample, 77L);
+        Set<String> distinct = new HashSet<>();
+        MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+        for (byte[] input : inputs) {
+            distinct.add(HexFormat.of().formatHex(sha256.digest(input)));
+            sendBytes(input, "fuzz");
+        }
+
+        await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofSeconds(1)).until(() -> unaccounted(distinct).isEmpty());
+        assertThat(unaccounted(distinct)).isEmpty();
+    }
+
+    private static Set<String> unaccounted(Set<String> hashes) {
+        Set<String> found = new HashSet<>(SQL.queryForList(
+                "SELECT encode(input_sha256, 'hex') FROM claimguard.verification_audit", String.class));
+        found.addAll(SQL.queryForList("SELECT encode(payload_sha256, 'hex') FROM claimguard.dead_letter WHERE source = 'jms'",
+                String.class));
+        Set<String> missing = new HashSet<>(hashes);
+        missing.removeAll(found);
+        return missing;
+    }
+}
