@@ -2,12 +2,14 @@ package io.claimguard.verify;
 
 import io.claimguard.audit.AuditStatements;
 import io.claimguard.audit.DatabaseOutage;
+import io.claimguard.audit.DatabaseRefusal;
 import io.claimguard.config.ClaimGuardProperties;
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.ingest.ReceivedInput;
 import io.claimguard.observe.PipelineObserver;
 import org.apache.camel.Exchange;
 import org.apache.camel.LoggingLevel;
+import org.apache.camel.builder.PredicateBuilder;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.model.OnExceptionDefinition;
 import org.slf4j.Logger;
@@ -19,7 +21,8 @@ import org.springframework.stereotype.Component;
  * (or its dead_letter row), then forward the effective result. Sets {@link Pipeline#OUTCOME}.
  *
  * <p>Failures are told apart by what they mean for the input: an unreachable database makes it wait, without
- * end; a failure before its audit rows are committed is retried a few times, then dead-lettered; a failure
+ * end; a value the database refuses is dead-lettered at once; another failure before the audit rows are
+ * committed is retried a few times, then dead-lettered; a failure
  * after the commit (forwarding) is retried, then left unacknowledged, so that the input comes again and is
  * forwarded as a duplicate.
  */
@@ -53,17 +56,17 @@ public class VerificationRoute extends RouteBuilder {
         // on shutdown the waiting input is left unacknowledged instead of holding the service up
         databaseOutage.getRedeliveryPolicyType().allowRedeliveryWhileStopping(false).retryAttemptedLogInterval("10");
 
-        onException(Exception.class)
+        // A value PostgreSQL refuses fails the same way every time: dead-letter it at once, holding nothing up.
+        deadLetterWhenProcessingFails(onException(Exception.class)
+                .onWhen(PredicateBuilder.and(exchangeProperty(Pipeline.OUTCOME).isNull(), new DatabaseRefusal()))
+                .maximumRedeliveries(0), 1);
+
+        deadLetterWhenProcessingFails(onException(Exception.class)
                 .onWhen(exchangeProperty(Pipeline.OUTCOME).isNull())
                 .maximumRedeliveries(processing.maxRetries())
                 .redeliveryDelay(processing.retryDelay().toMillis())
                 .useExponentialBackOff()
-                .retryAttemptedLogLevel(LoggingLevel.WARN)
-                .handled(true)
-                .setProperty(Pipeline.OUTCOME, constant(Outcome.FAILED))
-                .process(this::prepareFailureDeadLetter)
-                .to(Pipeline.DEAD_LETTER)
-                .process(observer::completed);
+                .retryAttemptedLogLevel(LoggingLevel.WARN), processing.maxRetries() + 1);
 
         onException(Exception.class)
                 .maximumRedeliveries(processing.maxRetries())
@@ -85,10 +88,20 @@ public class VerificationRoute extends RouteBuilder {
                 .process(observer::completed);
     }
 
-    private void prepareFailureDeadLetter(Exchange exchange) {
+    /** A failure before the audit commit: the input is recorded in dead_letter and set aside. */
+    private void deadLetterWhenProcessingFails(OnExceptionDefinition failure, int attempts) {
+        failure.handled(true)
+                .setProperty(Pipeline.OUTCOME, constant(Outcome.FAILED))
+                .process(exchange -> prepareFailureDeadLetter(exchange, attempts))
+                .to(Pipeline.DEAD_LETTER)
+                .process(observer::completed);
+    }
+
+    private static void prepareFailureDeadLetter(Exchange exchange, int attempts) {
         Throwable failure = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         ReceivedInput input = exchange.getProperty(Pipeline.INPUT, ReceivedInput.class);
-        String reason = "processing failed after " + (processing.maxRetries() + 1) + " attempts: " + describe(failure);
+        String reason = "processing failed after " + attempts + (attempts == 1 ? " attempt: " : " attempts: ")
+                + describe(failure);
         // the reason names the failure; its stack trace only at DEBUG, so that a burst of poison cannot flood the log
         LOG.error("dead-lettering {} input {}: {}", input.source(), input.sourceRef(), reason);
         LOG.debug("failure of {} input {}", input.source(), input.sourceRef(), failure);
