@@ -9,7 +9,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * configuration table, the YAML and the running service agree.
  */
 @ConfigurationProperties("claimguard")
-public record ClaimGuardProperties(FileDrop file, Jms jms, Broker broker, Limits limits, Processing processing) {
+public record ClaimGuardProperties(
+        FileDrop file, Jms jms, Broker broker, Limits limits, Processing processing, Database database) {
 
     /**
      * The file drop: inputs arrive in {@code inbox}; file inputs' results are also written to {@code outbox}.
@@ -57,5 +58,15 @@ public record ClaimGuardProperties(FileDrop file, Jms jms, Broker broker, Limits
      *     and such retries never give up
      */
     public record Processing(int maxRetries, Duration retryDelay, Duration outageRetryDelay, Duration outageMaxRetryDelay) {
+    }
+
+    /**
+     * How the service uses PostgreSQL.
+     *
+     * @param runtimeRole the role every runtime connection takes with {@code SET ROLE} (exact name, case-sensitive),
+     *     so that the service can add audit rows but not change or remove them; blank to keep the login's own
+     *     privileges. Migrations run on Flyway's own connection and are not affected.
+     */
+    public record Database(String runtimeRole) {
     }
 }
