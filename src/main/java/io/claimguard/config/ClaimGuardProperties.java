@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties("claimguard")
 public record ClaimGuardProperties(
-        FileDrop file, Jms jms, Broker broker, Limits limits, Processing processing, Database database) {
+        FileDrop file, Jms jms, Broker broker, Limits limits, Processing processing, Database database, Seal seal) {
 
     /**
      * The file drop: inputs arrive in {@code inbox}; file inputs' results are also written to {@code outbox}.
@@ -68,5 +68,17 @@ public record ClaimGuardProperties(
      *     privileges. Migrations run on Flyway's own connection and are not affected.
      */
     public record Database(String runtimeRole) {
+    }
+
+    /**
+     * The sealer, which chains every audit row into {@code claimguard.audit_seal}.
+     *
+     * @param period the time between sealing rounds
+     * @param batchSize the most rows sealed in one transaction; a round goes on until a batch is not full
+     * @param fullScanInterval how often a round looks at the whole audit table (also at start and after failed
+     *     rounds); the rounds in between look only at rows newer than those sealed this long ago, so a row whose
+     *     insert stayed uncommitted about this long waits for the next full scan
+     */
+    public record Seal(Duration period, int batchSize, Duration fullScanInterval) {
     }
 }

@@ -82,6 +82,7 @@ abstract class ServiceTestSupport {
         registry.add("claimguard.processing.retry-delay", () -> "50ms");
         registry.add("claimguard.processing.outage-retry-delay", () -> "200ms");
         registry.add("claimguard.processing.outage-max-retry-delay", () -> "1s");
+        registry.add("claimguard.seal.period", () -> "250ms");
     }
 
     // ---- inputs
