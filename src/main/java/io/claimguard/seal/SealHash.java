@@ -8,6 +8,7 @@ import java.security.NoSuchAlgorithmException;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.HexFormat;
 
 /**
  * What a seal covers and how its hash is computed: the one definition, used by the sealer and the verifier alike.
@@ -115,11 +116,7 @@ public final class SealHash {
     }
 
     static String hex(byte[] bytes) {
-        StringBuilder text = new StringBuilder(bytes.length * 2);
-        for (byte b : bytes) {
-            text.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
-        }
-        return text.toString();
+        return HexFormat.of().formatHex(bytes);
     }
 
     private static void writeValue(ByteArrayOutputStream content, byte[] value) {

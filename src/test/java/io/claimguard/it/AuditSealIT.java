@@ -6,10 +6,7 @@ import static io.claimguard.it.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.claimguard.seal.AuditSealer;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +41,7 @@ class AuditSealIT extends ServiceTestSupport {
             requestIds.add(requestId);
         }
 
-        await().atMost(PATIENCE).until(() -> requestIds.stream().allMatch(AuditSealIT::sealed));
+        await().atMost(PATIENCE).until(() -> requestIds.stream().allMatch(ServiceTestSupport::sealed));
         assertThat(SQL.queryForObject("""
                 SELECT count(*) FROM claimguard.verification_audit a JOIN claimguard.audit_seal s ON s.audit_id = a.id
                 WHERE a.request_id = ANY (?)""", Long.class, (Object) requestIds.toArray(String[]::new)))
@@ -98,13 +95,6 @@ class AuditSealIT extends ServiceTestSupport {
         }
     }
 
-    static boolean sealed(String requestId) {
-        return Boolean.TRUE.equals(SQL.queryForObject("""
-                SELECT count(*) > 0 AND count(*) = count(s.audit_id)
-                FROM claimguard.verification_audit a LEFT JOIN claimguard.audit_seal s ON s.audit_id = a.id
-                WHERE a.request_id = ?""", Boolean.class, requestId));
-    }
-
     /** Links of the whole chain, checked in SQL apart from the service's code. */
     private static long brokenLinks() {
         return SQL.queryForObject("""
@@ -112,13 +102,6 @@ class AuditSealIT extends ServiceTestSupport {
                     SELECT previous_hash, lag(hash, 1, decode(repeat('00', 32), 'hex')) OVER (ORDER BY seq) AS hash_before
                     FROM claimguard.audit_seal) AS link
                 WHERE previous_hash <> hash_before""", Long.class);
-    }
-
-    private static void holdSealerLock(Connection connection) throws SQLException {
-        try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_lock(?)")) {
-            lock.setLong(1, AuditSealer.LOCK_KEY);
-            lock.executeQuery().close();
-        }
     }
 
     private static long count(String text, String part) {
