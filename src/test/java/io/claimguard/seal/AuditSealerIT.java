@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,12 +131,48 @@ class AuditSealerIT {
             assertThat(sealer.sealNewRows()).isZero();
             assertThat(sealer.sealAllRows()).isZero();
             assertThat(sealsOf(List.of(waiting))).isEmpty();
-        } // closing the other sealer's session releases its lock
+            // released here, not by closing: a closed session lets go of its locks only once its backend has exited
+            releaseSealerLock(otherSealer);
+        }
         assertThat(sealer.sealNewRows()).isEqualTo(1);
         assertThat(sealsOf(List.of(waiting))).hasSize(1);
     }
 
+    @Test
+    @DisplayName("Scenario: The sealed content does not depend on the session's settings")
+    void contentDoesNotDependOnSessionSettings() throws SQLException {
+        long auditId = insertCommitted(2);
+        byte[] plain = contentOf(auditId, List.of());
+        byte[] unusual = contentOf(auditId, List.of(
+                "SET TimeZone = 'Pacific/Kiritimati'", "SET DateStyle = 'ISO, DMY'", "SET extra_float_digits = -10",
+                "SET bytea_output = 'escape'"));
+
+        assertThat(unusual).isEqualTo(plain);
+        assertThat(SealHash.link(SealHash.GENESIS, unusual)).isEqualTo(SealHash.link(SealHash.GENESIS, plain));
+    }
+
     // ---- helpers
+
+    private static byte[] contentOf(long auditId, List<String> sessionSettings) throws SQLException {
+        try (Connection connection = database.connect()) {
+            connection.setAutoCommit(false);
+            try (Statement settings = connection.createStatement()) {
+                for (String setting : sessionSettings) {
+                    settings.execute(setting);
+                }
+            }
+            try (PreparedStatement query = connection.prepareStatement(
+                    "SELECT " + SealHash.CONTENT_COLUMNS + " FROM claimguard.verification_audit AS a WHERE a.id = ?")) {
+                query.setLong(1, auditId);
+                try (ResultSet rs = query.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    return SealHash.content(rs);
+                }
+            } finally {
+                connection.rollback();
+            }
+        }
+    }
 
     private static long insertCommitted(int claims) throws SQLException {
         try (Connection connection = writer.getConnection()) {
@@ -209,7 +246,15 @@ class AuditSealerIT {
 
     /** Takes the sealers' lock at session level, as another sealer in the middle of a round holds it. */
     private static void holdSealerLock(Connection connection) throws SQLException {
-        try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_lock(?)")) {
+        callWithLockKey(connection, "SELECT pg_advisory_lock(?)");
+    }
+
+    private static void releaseSealerLock(Connection connection) throws SQLException {
+        callWithLockKey(connection, "SELECT pg_advisory_unlock(?)");
+    }
+
+    private static void callWithLockKey(Connection connection, String sql) throws SQLException {
+        try (PreparedStatement lock = connection.prepareStatement(sql)) {
             lock.setLong(1, AuditSealer.LOCK_KEY);
             lock.executeQuery().close();
         }
