@@ -19,8 +19,8 @@ import javax.sql.DataSource;
  * order, for the same reason.
  *
  * <p>Looking at the whole table every round would cost a scan of it every second (about 0.5 s per million rows),
- * so {@link #sealNewRows()} looks only at ids above the row of S, the newest seal older than {@code window}. A
- * row R below that was given its id before S's row, so R's transaction was already open when S was sealed
+ * so {@link #sealNewRows()} looks only at ids above the one sealed by S, the newest seal older than {@code window}.
+ * A row R below it was given its id before S's row, so R's transaction was already open when S was sealed
  * ({@code sealed_at} is {@code clock_timestamp()}, taken after S's row became visible), more than {@code window}
  * ago. Had R committed in the meantime, a round would have sealed it; so R's insert stayed open about that long,
  * or the rounds since failed. {@link #sealAllRows()} looks at the whole table and seals such rows too: the caller
