@@ -9,7 +9,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * configuration table, the YAML and the running service agree.
  */
 @ConfigurationProperties("claimguard")
-public record ClaimGuardProperties(FileDrop file, Jms jms, Broker broker, Limits limits, Processing processing) {
+public record ClaimGuardProperties(
+        FileDrop file, Jms jms, Broker broker, Limits limits, Processing processing, Database database, Seal seal) {
 
     /**
      * The file drop: inputs arrive in {@code inbox}; file inputs' results are also written to {@code outbox}.
@@ -57,5 +58,27 @@ public record ClaimGuardProperties(FileDrop file, Jms jms, Broker broker, Limits
      *     and such retries never give up
      */
     public record Processing(int maxRetries, Duration retryDelay, Duration outageRetryDelay, Duration outageMaxRetryDelay) {
+    }
+
+    /**
+     * How the service uses PostgreSQL.
+     *
+     * @param runtimeRole the role every runtime connection takes with {@code SET ROLE} (exact name, case-sensitive),
+     *     so that the service can add audit rows but not change or remove them; blank to keep the login's own
+     *     privileges. Migrations run on Flyway's own connection and are not affected.
+     */
+    public record Database(String runtimeRole) {
+    }
+
+    /**
+     * The sealer, which chains every audit row into {@code claimguard.audit_seal}.
+     *
+     * @param period the time between sealing rounds
+     * @param batchSize the most rows sealed in one transaction; a round goes on until a batch is not full
+     * @param fullScanInterval how often a round looks at the whole audit table (also at start and after failed
+     *     rounds); the rounds in between look only at rows newer than those sealed this long ago, so a row whose
+     *     insert stayed uncommitted about this long waits for the next full scan
+     */
+    public record Seal(Duration period, int batchSize, Duration fullScanInterval) {
     }
 }

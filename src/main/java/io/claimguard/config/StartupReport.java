@@ -32,8 +32,11 @@ class StartupReport {
                 properties.file().inbox().toAbsolutePath(), properties.jms().inputQueue());
         LOG.info("ClaimGuard writes results to JMS queue {} and, for files, {}; rejected messages to {}",
                 properties.jms().outputQueue(), properties.file().outbox().toAbsolutePath(), properties.jms().deadLetterQueue());
-        LOG.info("ClaimGuard audits to {} (schema claimguard) as {}; broker: {}",
-                environment.getProperty("spring.datasource.url"), environment.getProperty("spring.datasource.username"), broker);
+        String role = properties.database().runtimeRole();
+        LOG.info("ClaimGuard audits to {} (schema claimguard) as {}, acting as {}; migrations as {}; broker: {}",
+                environment.getProperty("spring.datasource.url"), environment.getProperty("spring.datasource.username"),
+                role == null || role.isBlank() ? "itself (no runtime role)" : role,
+                environment.getProperty("spring.flyway.user"), broker);
     }
 
     private static String blankAsNone(String url) {

@@ -2,6 +2,7 @@ package io.claimguard.it;
 
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.seal.AuditSealer;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
@@ -20,6 +21,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +86,7 @@ abstract class ServiceTestSupport {
         registry.add("claimguard.processing.retry-delay", () -> "50ms");
         registry.add("claimguard.processing.outage-retry-delay", () -> "200ms");
         registry.add("claimguard.processing.outage-max-retry-delay", () -> "1s");
+        registry.add("claimguard.seal.period", () -> "250ms");
     }
 
     // ---- inputs
@@ -186,6 +191,27 @@ abstract class ServiceTestSupport {
     static Map<String, Object> awaitDeadLetter(String sourceRef) {
         await().atMost(PATIENCE).until(() -> !deadLetters(sourceRef).isEmpty());
         return deadLetters(sourceRef).get(0);
+    }
+
+    // ---- seals
+
+    /** Whether the input's audit rows exist and all have a seal. */
+    static boolean sealed(String requestId) {
+        return Boolean.TRUE.equals(SQL.queryForObject("""
+                SELECT count(*) > 0 AND count(*) = count(s.audit_id)
+                FROM claimguard.verification_audit a LEFT JOIN claimguard.audit_seal s ON s.audit_id = a.id
+                WHERE a.request_id = ?""", Boolean.class, requestId));
+    }
+
+    /**
+     * Takes the sealers' advisory lock for this session, as another service instance does while it seals: the
+     * service's sealer then seals nothing until the session releases it or closes.
+     */
+    static void holdSealerLock(Connection connection) throws SQLException {
+        try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_lock(?)")) {
+            lock.setLong(1, AuditSealer.LOCK_KEY);
+            lock.executeQuery().close();
+        }
     }
 
     static Path done(String name) {

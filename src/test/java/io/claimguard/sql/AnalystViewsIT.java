@@ -266,7 +266,7 @@ class AnalystViewsIT {
                 }
             }
             assertThat(relations).extracting(relation -> relation[0]).containsExactlyInAnyOrder(
-                    "flyway_schema_history", "verification_audit", "claim_check", "dead_letter",
+                    "flyway_schema_history", "verification_audit", "claim_check", "dead_letter", "audit_seal",
                     "downgrades_per_reason_daily", "verification_labels_by_claim_type",
                     "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily");
 
@@ -325,7 +325,7 @@ class AnalystViewsIT {
         assertThat(grants).extracting(grant -> grant[1]).containsOnly("SELECT");
         // every table and view, and no sequence
         assertThat(grants).extracting(grant -> grant[0]).containsExactlyInAnyOrder(
-                "flyway_schema_history", "verification_audit", "claim_check", "dead_letter",
+                "flyway_schema_history", "verification_audit", "claim_check", "dead_letter", "audit_seal",
                 "downgrades_per_reason_daily", "verification_labels_by_claim_type",
                 "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily");
 

@@ -1,0 +1,187 @@
+package io.claimguard.seal;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * Seals audit rows into the hash chain of {@code claimguard.audit_seal}: each round takes the committed rows that
+ * have no seal yet, in id order, and appends one seal per row, each hash over the previous seal's hash and the
+ * row's content ({@link SealHash}).
+ *
+ * <p>Rows are found by "no seal yet", never by "id above the last sealed one": with concurrent writers a lower id
+ * can commit after a higher one, and would be skipped forever. The chain runs in seal order ({@code seq}), not id
+ * order, for the same reason.
+ *
+ * <p>Looking at the whole table every round would cost a scan of it every second (about 0.5 s per million rows),
+ * so {@link #sealNewRows()} looks only at ids above the one sealed by S, the newest seal older than {@code window}.
+ * A row R below it was given its id before S's row, so R's transaction was already open when S was sealed
+ * ({@code sealed_at} is {@code clock_timestamp()}, taken after S's row became visible), more than {@code window}
+ * ago. Had R committed in the meantime, a round would have sealed it; so R's insert stayed open about that long,
+ * or the rounds since failed. {@link #sealAllRows()} looks at the whole table and seals such rows too: the caller
+ * runs it at start, at least once per {@code window} and after failed rounds, so that every row is sealed.
+ *
+ * <p>Only one sealer works at a time, across every service instance on the database: each batch runs in a
+ * transaction that first takes a transaction-level advisory lock, and a sealer that does not get it leaves the
+ * batch to the one that has it. The chain cannot fork anyway: {@code previous_hash} is unique.
+ */
+public final class AuditSealer {
+
+    /** The advisory lock key that serialises the sealers of one database: "claimgrd" in ASCII. */
+    public static final long LOCK_KEY = 0x636c61696d677264L;
+
+    private static final int FETCH_SIZE = 50;
+
+    private static final String TRY_LOCK = "SELECT pg_try_advisory_xact_lock(?)";
+
+    private static final String CHAIN_HEAD = "SELECT hash FROM claimguard.audit_seal ORDER BY seq DESC LIMIT 1";
+
+    /** The audit id of the newest seal older than the window; 0 (every id) when there is none. */
+    private static final String RECENT_FLOOR = """
+            SELECT coalesce((
+                SELECT audit_id FROM claimguard.audit_seal
+                WHERE sealed_at < now() - make_interval(secs => ?)
+                ORDER BY sealed_at DESC
+                LIMIT 1), 0)
+            """;
+
+    private static final String UNSEALED_ROWS = "SELECT " + SealHash.CONTENT_COLUMNS + """
+            FROM claimguard.verification_audit AS a
+            WHERE a.id > ?
+              AND NOT EXISTS (SELECT 1 FROM claimguard.audit_seal AS s WHERE s.audit_id = a.id)
+            ORDER BY a.id
+            LIMIT ?
+            """;
+
+    private static final String INSERT_SEAL =
+            "INSERT INTO claimguard.audit_seal (audit_id, previous_hash, hash) VALUES (?, ?, ?)";
+
+    private final DataSource dataSource;
+    private final int batchSize;
+    private final Duration window;
+
+    /**
+     * @param batchSize the most rows sealed in one transaction
+     * @param window how far back {@link #sealNewRows()} looks; see the class comment
+     */
+    public AuditSealer(DataSource dataSource, int batchSize, Duration window) {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batch size must be at least 1, not " + batchSize);
+        }
+        this.dataSource = dataSource;
+        this.batchSize = batchSize;
+        this.window = window;
+    }
+
+    /** Seals the rows without a seal whose ids are above the newest seal older than the window; returns how many. */
+    public int sealNewRows() throws SQLException {
+        return sealRound(false);
+    }
+
+    /** Seals every row without a seal, however old; returns how many. */
+    public int sealAllRows() throws SQLException {
+        return sealRound(true);
+    }
+
+    private int sealRound(boolean wholeTable) throws SQLException {
+        int total = 0;
+        int sealed;
+        do {
+            sealed = sealBatch(wholeTable);
+            total += sealed;
+        } while (sealed == batchSize);
+        return total;
+    }
+
+    private int sealBatch(boolean wholeTable) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            // READ COMMITTED: each statement below sees what committed before it, so after the lock it sees the
+            // seals of the sealer that held the lock before
+            connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            connection.setAutoCommit(false);
+            try {
+                int sealed = lockedByUs(connection) ? appendSeals(connection, wholeTable) : 0;
+                connection.commit();
+                return sealed;
+            } catch (SQLException | RuntimeException e) {
+                rollback(connection, e);
+                throw e;
+            }
+        }
+    }
+
+    private int appendSeals(Connection connection, boolean wholeTable) throws SQLException {
+        long floor = wholeTable ? Long.MIN_VALUE : recentFloor(connection);
+        byte[] previousHash = chainHead(connection);
+        List<Seal> seals = new ArrayList<>();
+        try (PreparedStatement rows = connection.prepareStatement(UNSEALED_ROWS)) {
+            rows.setLong(1, floor);
+            rows.setInt(2, batchSize);
+            // rows can be large (the audit JSON of a 1 MiB input): read a few at a time, keep only the hashes
+            rows.setFetchSize(FETCH_SIZE);
+            try (ResultSet rs = rows.executeQuery()) {
+                while (rs.next()) {
+                    byte[] hash = SealHash.link(previousHash, SealHash.content(rs));
+                    seals.add(new Seal(SealHash.auditId(rs), previousHash, hash));
+                    previousHash = hash;
+                }
+            }
+        }
+        if (seals.isEmpty()) {
+            return 0;
+        }
+        // executed in order, so seq follows the chain
+        try (PreparedStatement insert = connection.prepareStatement(INSERT_SEAL)) {
+            for (Seal seal : seals) {
+                insert.setLong(1, seal.auditId());
+                insert.setBytes(2, seal.previousHash());
+                insert.setBytes(3, seal.hash());
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+        return seals.size();
+    }
+
+    private static boolean lockedByUs(Connection connection) throws SQLException {
+        try (PreparedStatement lock = connection.prepareStatement(TRY_LOCK)) {
+            lock.setLong(1, LOCK_KEY);
+            try (ResultSet rs = lock.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+
+    private long recentFloor(Connection connection) throws SQLException {
+        try (PreparedStatement floor = connection.prepareStatement(RECENT_FLOOR)) {
+            floor.setDouble(1, window.toMillis() / 1000.0);
+            try (ResultSet rs = floor.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private static byte[] chainHead(Connection connection) throws SQLException {
+        try (PreparedStatement head = connection.prepareStatement(CHAIN_HEAD); ResultSet rs = head.executeQuery()) {
+            return rs.next() ? rs.getBytes(1) : SealHash.GENESIS;
+        }
+    }
+
+    private static void rollback(Connection connection, Exception failure) {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    private record Seal(long auditId, byte[] previousHash, byte[] hash) {
+    }
+}

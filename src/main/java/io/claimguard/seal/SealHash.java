@@ -1,0 +1,147 @@
+package io.claimguard.seal;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HexFormat;
+
+/**
+ * What a seal covers and how its hash is computed: the one definition, used by the sealer and the verifier alike.
+ *
+ * <p><b>Content of an audit row.</b> Every column of the {@code verification_audit} row, then its
+ * {@code claim_check} rows in ordinal order, each value as PostgreSQL renders it with {@link #CONTENT_COLUMNS}:
+ * <ol>
+ *   <li>{@code id}, {@code request_id}, {@code source}, {@code source_ref}, {@code received_at},
+ *       {@code model_verdict}, {@code effective_verdict}, {@code downgraded}, {@code guard_reasons},
+ *       {@code projection_mode}, {@code groundedness_score}, {@code critical_fact_count}, {@code audit},
+ *       {@code input_sha256}, {@code audited_at};</li>
+ *   <li>for each claim check: {@code ordinal}, {@code claim_id}, {@code claim_text}, {@code claim_type},
+ *       {@code verification}, {@code legacy_verification}, {@code is_critical}, {@code detail},
+ *       {@code evidence_refs}.</li>
+ * </ol>
+ * Timestamps are {@code YYYY-MM-DDTHH:MI:SS.ffffffZ} in UTC; integers and booleans their text ({@code 42},
+ * {@code true}); {@code guard_reasons} PostgreSQL's array text ({@code {gatekeeper.fail,verdict.invalid}});
+ * {@code audit} and {@code evidence_refs} PostgreSQL's jsonb text; {@code groundedness_score} its 8 IEEE 754 bytes
+ * ({@code float8send}), so that no float formatting setting can change it; {@code input_sha256} its bytes; text
+ * its UTF-8 bytes. None of this depends on the session's time zone, date style or float digits.
+ *
+ * <p><b>Encoding.</b> Each value is the byte {@code 0x00} when NULL, else {@code 0x01}, its length as 4 bytes
+ * big-endian and its bytes. The row's 15 values come first, then the number of claim checks as 4 bytes
+ * big-endian, then 9 values per claim check. Lengths make the encoding unambiguous: no value can pass for two.
+ *
+ * <p><b>Hash.</b> {@code SHA-256("claimguard-audit-seal-v1" || previous_hash || content)}, where previous_hash
+ * is the hash of the seal before in seq order, or {@link #GENESIS} for the first seal. A change to what is
+ * covered is a new version of this definition, with a new tag.
+ */
+public final class SealHash {
+
+    /** The previous_hash of the first seal. */
+    static final byte[] GENESIS = new byte[32];
+
+    private static final byte[] TAG = "claimguard-audit-seal-v1".getBytes(StandardCharsets.US_ASCII);
+    private static final int ROW_VALUES = 15;
+    private static final int CLAIM_VALUES = 9;
+    // positions of the bytea columns among the row values (1-based, as in the select list)
+    private static final int GROUNDEDNESS_SCORE = 11;
+    private static final int INPUT_SHA256 = 14;
+
+    /**
+     * The select list, over {@code claimguard.verification_audit AS a}, that renders one row's content: the 15
+     * row values, then every claim value of its claim checks as one text array, 9 entries per claim check.
+     */
+    static final String CONTENT_COLUMNS = """
+            a.id::text,
+            a.request_id,
+            a.source,
+            a.source_ref,
+            to_char(a.received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+            a.model_verdict,
+            a.effective_verdict,
+            a.downgraded::text,
+            a.guard_reasons::text,
+            a.projection_mode,
+            float8send(a.groundedness_score),
+            a.critical_fact_count::text,
+            a.audit::text,
+            a.input_sha256,
+            to_char(a.audited_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+            ARRAY(
+                SELECT v.value
+                FROM claimguard.claim_check AS c
+                CROSS JOIN LATERAL unnest(ARRAY[
+                    c.ordinal::text, c.claim_id, c.claim_text, c.claim_type, c.verification,
+                    c.legacy_verification, c.is_critical::text, c.detail, c.evidence_refs::text])
+                    WITH ORDINALITY AS v (value, position)
+                WHERE c.audit_id = a.id
+                ORDER BY c.ordinal, v.position)
+            """;
+
+    private SealHash() {
+    }
+
+    /** The audit id of the current row of a result set that selects {@link #CONTENT_COLUMNS}. */
+    static long auditId(ResultSet row) throws SQLException {
+        return Long.parseLong(row.getString(1));
+    }
+
+    /** The canonical content of the current row of a result set that selects {@link #CONTENT_COLUMNS}. */
+    static byte[] content(ResultSet row) throws SQLException {
+        ByteArrayOutputStream content = new ByteArrayOutputStream();
+        for (int column = 1; column <= ROW_VALUES; column++) {
+            boolean bytes = column == GROUNDEDNESS_SCORE || column == INPUT_SHA256;
+            writeValue(content, bytes ? row.getBytes(column) : utf8(row.getString(column)));
+        }
+        Array claims = row.getArray(ROW_VALUES + 1);
+        String[] claimValues = (String[]) claims.getArray();
+        claims.free();
+        writeLength(content, claimValues.length / CLAIM_VALUES);
+        for (String value : claimValues) {
+            writeValue(content, utf8(value));
+        }
+        return content.toByteArray();
+    }
+
+    /** The hash of a seal: SHA-256 over the tag, the previous seal's hash and the row's content. */
+    static byte[] link(byte[] previousHash, byte[] content) {
+        MessageDigest sha256 = sha256();
+        sha256.update(TAG);
+        sha256.update(previousHash);
+        sha256.update(content);
+        return sha256.digest();
+    }
+
+    static String hex(byte[] bytes) {
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    private static void writeValue(ByteArrayOutputStream content, byte[] value) {
+        if (value == null) {
+            content.write(0);
+            return;
+        }
+        content.write(1);
+        writeLength(content, value.length);
+        content.writeBytes(value);
+    }
+
+    private static void writeLength(ByteArrayOutputStream content, int length) {
+        content.writeBytes(ByteBuffer.allocate(Integer.BYTES).putInt(length).array());
+    }
+
+    private static byte[] utf8(String text) {
+        return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime provides SHA-256", e);
+        }
+    }
+}
