@@ -176,7 +176,8 @@ public final class FaultHarness {
             }
             problems.addAll(run.faultProblems);
             problems.addAll(accounting.problems());
-            FaultReport report = report(backlog, distinctValid, run, accounting, problems, machine(sql));
+            FaultReport report = report(backlog, distinctValid, run, accounting, duplicatesLogged(logs), problems,
+                    machine(sql));
 
             System.out.println();
             System.out.print(report.table());
@@ -466,8 +467,22 @@ public final class FaultHarness {
         }
     }
 
+    /** The service logs one summary line per input that made no new row: {@code duplicate request_id=...}. */
+    private static long duplicatesLogged(Path logs) throws IOException {
+        long duplicates = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(logs, "service-*.log")) {
+            for (Path file : files) {
+                try (Stream<String> lines = Files.lines(file, java.nio.charset.StandardCharsets.UTF_8)) {
+                    duplicates += lines.filter(line -> line.contains("io.claimguard.audit.summary")
+                            && line.contains(" duplicate request_id=")).count();
+                }
+            }
+        }
+        return duplicates;
+    }
+
     private FaultReport report(Backlog backlog, long distinctValid, Run run, Accounting.Result accounting,
-            List<String> problems, String machine) {
+            long duplicatesAbsorbed, List<String> problems, String machine) {
         Accounting.Outcomes outcomes = accounting.outcomes();
         FaultReport.Inputs inputs = new FaultReport.Inputs(backlog.all().size(), backlog.jms().size(), backlog.files().size(),
                 backlog.count(Kind.VALID), distinctValid, backlog.identicalPairs(), backlog.count(Kind.REJECTED),
@@ -481,7 +496,7 @@ public final class FaultHarness {
                 && run.kills.size() == options.kills() && run.outages.size() == options.outages();
         List<String> listed = problems.stream().limit(FaultReport.LISTED_PROBLEMS).toList();
         return new FaultReport(options.size(), options.seed(), started.toString(), secondsSince(started), machine, inputs,
-                faults, outcomes, healthDown, passed, listed);
+                faults, outcomes, duplicatesAbsorbed, healthDown, passed, listed);
     }
 
     private static String machine(Connection sql) throws SQLException {

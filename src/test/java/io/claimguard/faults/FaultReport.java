@@ -12,6 +12,10 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * What one harness run did and found: printed as a table, and written as JSON and Markdown to
  * {@code bench/results/faults-<timestamp>.{json,md}}.
+ *
+ * @param duplicatesAbsorbed inputs the service logged as {@code duplicate} (their bytes already had a row): the
+ *     second copy of each identical pair, plus every input a kill caught between its audit commit and its
+ *     acknowledgement. It shows that the kills hit the window the unique key is there for.
  */
 record FaultReport(
         String size,
@@ -22,6 +26,7 @@ record FaultReport(
         Inputs inputs,
         Faults faults,
         Accounting.Outcomes outcomes,
+        long duplicatesAbsorbed,
         boolean healthDownInEveryOutage,
         boolean passed,
         List<String> problems) {
@@ -69,6 +74,9 @@ record FaultReport(
         rows.add(new String[] {"audited", String.format(Locale.ROOT,
                 "%,d of %,d distinct valid inputs, exactly once (%,d audit rows, %,d claim_check rows, complete: %s)",
                 o.audited(), inputs.distinctValid(), o.auditRows(), o.claimCheckRows(), yesNo(o.claimChecksComplete()))});
+        rows.add(new String[] {"duplicates absorbed", String.format(Locale.ROOT,
+                "%,d byte-identical deliveries made no new row (%,d second copies of the pairs, %,d redelivered after a kill)",
+                duplicatesAbsorbed, inputs.identicalPairs(), Math.max(0, duplicatesAbsorbed - inputs.identicalPairs()))});
         rows.add(new String[] {"dead-lettered", String.format(Locale.ROOT,
                 "%,d of %,d (%,d rejected, %,d processing_failed; %,d on the DLQ, %,d in .error/), exact bytes: %s",
                 o.deadLettered(), inputs.rejected() + inputs.poison(), o.deadLetteredRejected(), o.deadLetteredPoison(),
