@@ -3,6 +3,7 @@ package io.claimguard.faults;
 import io.claimguard.faults.HarnessInput.Channel;
 import io.claimguard.faults.HarnessInput.Kind;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -296,7 +297,7 @@ final class Accounting {
     }
 
     private static String abbreviated(byte[] body) {
-        String text = new String(body, java.nio.charset.StandardCharsets.UTF_8);
+        String text = new String(body, StandardCharsets.UTF_8);
         return text.length() <= 80 ? text : text.substring(0, 80) + "...";
     }
 }

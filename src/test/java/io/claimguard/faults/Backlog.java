@@ -9,8 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectWriter;
@@ -61,7 +63,7 @@ record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
     }
 
     long identicalPairs() {
-        java.util.Set<String> jmsDigests = new java.util.HashSet<>();
+        Set<String> jmsDigests = new HashSet<>();
         jms.forEach(input -> jmsDigests.add(input.sha256()));
         return files.stream().filter(input -> jmsDigests.contains(input.sha256())).count();
     }

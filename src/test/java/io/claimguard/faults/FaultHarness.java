@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -74,7 +76,7 @@ public final class FaultHarness {
 
     private final HarnessOptions options;
     private final Random random;
-    private final Instant started = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    private final Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
 
     private FaultHarness(HarnessOptions options) {
         this.options = options;
@@ -472,7 +474,7 @@ public final class FaultHarness {
         long duplicates = 0;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(logs, "service-*.log")) {
             for (Path file : files) {
-                try (Stream<String> lines = Files.lines(file, java.nio.charset.StandardCharsets.UTF_8)) {
+                try (Stream<String> lines = Files.lines(file, StandardCharsets.UTF_8)) {
                     duplicates += lines.filter(line -> line.contains("io.claimguard.audit.summary")
                             && line.contains(" duplicate request_id=")).count();
                 }
