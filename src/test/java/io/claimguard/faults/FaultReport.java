@@ -89,7 +89,8 @@ record FaultReport(
         rows.add(new String[] {"lost", String.format(Locale.ROOT, "%,d", o.lost())});
         rows.add(new String[] {"duplicated audit rows", String.format(Locale.ROOT, "%,d", o.duplicatedAuditRows())});
         rows.add(new String[] {"other problems", String.format(Locale.ROOT, "%,d", o.otherProblems())});
-        rows.add(new String[] {"health DOWN during outages", yesNo(healthDownInEveryOutage) + " (503 in "
+        rows.add(new String[] {"health DOWN during outages", faults.outageLog().isEmpty() ? "n/a (no outage injected)"
+                : yesNo(healthDownInEveryOutage) + " (503 in "
                 + String.join(", ", faults.outageLog().stream()
                         .map(outage -> outage.healthDown() + " of " + outage.healthPolls() + " polls").toList())
                 + "; recovered without restart: "
