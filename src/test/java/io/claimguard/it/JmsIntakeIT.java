@@ -5,23 +5,30 @@ import static io.claimguard.it.Envelopes.passingV1;
 import static io.claimguard.it.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import jakarta.jms.Message;
 import io.claimguard.tools.SendEnvelope;
+import jakarta.jms.Message;
 import jakarta.jms.TextMessage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.apache.camel.CamelContext;
+import org.apache.camel.component.jms.JmsConsumer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jms.listener.AbstractMessageListenerContainer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 class JmsIntakeIT extends ServiceTestSupport {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @Autowired
+    CamelContext camel;
 
     @Test
     @DisplayName("Scenario: A TextMessage is audited and its effective result sent as a TextMessage")
@@ -79,5 +86,26 @@ class JmsIntakeIT extends ServiceTestSupport {
         assertThat(names).filteredOn(name -> !name.startsWith("JMSX"))
                 .containsExactlyInAnyOrder("ClaimGuardAuditId", "ClaimGuardRequestId", "ClaimGuardVerdict");
         assertThat(result.getStringProperty("ClaimGuardVerdict")).isEqualTo("PASS");
+    }
+
+    /**
+     * Regression test for a lost result, found by the fault harness (kill -9 while a JMS backlog drained): an
+     * input audited, acknowledged and never forwarded. For {@code transacted=true} Camel creates a
+     * JmsTransactionManager unless told not to; with it and a cached consumer, Spring's listener container
+     * receives on its own transacted session and commits that (the acknowledgement) first, while the result and
+     * dead-letter copies go through the manager's separate session, committed after. Without the manager the
+     * container exposes its own session to those sends, so that the acknowledgement and the sends are one commit.
+     * The crash window between two commits cannot be hit from inside the JVM; the harness hits it.
+     */
+    @Test
+    @DisplayName("The result and dead-letter sends join the transaction that acknowledges the input")
+    void sendsJoinTheListenersOwnTransaction() throws Exception {
+        JmsConsumer consumer = (JmsConsumer) camel.getRoute("jms-intake").getConsumer();
+        AbstractMessageListenerContainer container = consumer.getListenerContainer();
+
+        assertThat(consumer.getEndpoint().getTransactionManager())
+                .as("a JMS transaction manager makes the acknowledgement and the sends two transactions").isNull();
+        assertThat(container.isSessionTransacted()).isTrue();
+        assertThat(container.isExposeListenerSession()).isTrue();
     }
 }

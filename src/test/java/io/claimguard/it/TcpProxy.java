@@ -11,9 +11,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A loopback TCP proxy in front of PostgreSQL, so that a test can cut the service off from its database and
- * restore it without touching the server: {@link #cut()} drops every connection and refuses new ones.
+ * restore it without touching the server: {@link #cut()} drops every connection and refuses new ones. Public for
+ * the fault harness ({@code io.claimguard.faults}), which cuts a separate service process off the same way.
  */
-final class TcpProxy implements AutoCloseable {
+public final class TcpProxy implements AutoCloseable {
 
     private final ServerSocket server;
     private final String upstreamHost;
@@ -21,7 +22,7 @@ final class TcpProxy implements AutoCloseable {
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile boolean cut;
 
-    TcpProxy(String upstreamHost, int upstreamPort) throws IOException {
+    public TcpProxy(String upstreamHost, int upstreamPort) throws IOException {
         this.upstreamHost = upstreamHost;
         this.upstreamPort = upstreamPort;
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -30,18 +31,18 @@ final class TcpProxy implements AutoCloseable {
         acceptor.start();
     }
 
-    int port() {
+    public int port() {
         return server.getLocalPort();
     }
 
     /** Drops every open connection; new ones are closed as soon as they are accepted. */
-    void cut() {
+    public void cut() {
         cut = true;
         open.forEach(TcpProxy::closeQuietly);
         open.clear();
     }
 
-    void restore() {
+    public void restore() {
         cut = false;
     }
 

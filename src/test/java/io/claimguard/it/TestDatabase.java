@@ -67,8 +67,29 @@ public final class TestDatabase {
         return jdbcUrl(host, port);
     }
 
-    String jdbcUrl(String viaHost, int viaPort) {
+    /** The URL of this database reached through another address, e.g. a {@link TcpProxy}. */
+    public String jdbcUrl(String viaHost, int viaPort) {
         return "jdbc:postgresql://" + viaHost + ":" + viaPort + "/" + database;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String databaseName() {
+        return database;
+    }
+
+    public String username() {
+        return username;
+    }
+
+    public String password() {
+        return password;
     }
 
     public Connection connect() throws SQLException {

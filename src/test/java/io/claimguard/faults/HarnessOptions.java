@@ -1,0 +1,119 @@
+package io.claimguard.faults;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * What one harness run does. The reduced run (the default, for CI) and {@code --full} (the issue's run) differ in
+ * size only; every figure can be overridden on the command line.
+ *
+ * @param size {@code reduced}, {@code full} or {@code custom} (when a figure was overridden)
+ * @param inputs how many inputs, half by JMS and half as files
+ * @param kills how many times the service is killed with SIGKILL and restarted
+ * @param outages how many times the service is cut off from PostgreSQL
+ * @param outageLength how long each outage lasts
+ * @param drainTimeout how long the backlog may take to drain after the last fault before the run gives up
+ * @param seed seeds every random choice (input order, fault moments), so that a run can be repeated
+ * @param jar the service jar, run with {@code java -jar}
+ * @param resultsDir where the JSON and Markdown result files are written
+ * @param keepWork keep the temporary inbox, outbox, journal and logs also after a passing run
+ */
+record HarnessOptions(
+        String size,
+        int inputs,
+        int kills,
+        int outages,
+        Duration outageLength,
+        Duration drainTimeout,
+        long seed,
+        Path jar,
+        Path resultsDir,
+        boolean keepWork) {
+
+    static final String USAGE = """
+            usage: FaultHarness [--full] [--inputs N] [--kills K] [--outages O] [--outage-seconds D]
+                                [--drain-timeout-seconds S] [--seed X] [--jar target/claimguard-*.jar]
+                                [--results bench/results] [--keep-work]
+              default (reduced, for CI): 1000 inputs, 2 kills, 2 outages of 8 s
+              --full:                    10000 inputs, 5 kills, 2 outages of 30 s
+            """;
+
+    static HarnessOptions parse(String[] args) {
+        boolean full = List.of(args).contains("--full");
+        String size = full ? "full" : "reduced";
+        int inputs = full ? 10_000 : 1_000;
+        int kills = full ? 5 : 2;
+        int outages = 2;
+        long outageSeconds = full ? 30 : 8;
+        long drainSeconds = full ? 900 : 180;
+        long seed = System.nanoTime();
+        Path jar = null;
+        Path results = Path.of("bench/results");
+        boolean keepWork = false;
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            switch (option) {
+                case "--full" -> { }
+                case "--inputs" -> { inputs = positive(option, value(args, ++i, option)); size = "custom"; }
+                case "--kills" -> { kills = notNegative(option, value(args, ++i, option)); size = "custom"; }
+                case "--outages" -> { outages = notNegative(option, value(args, ++i, option)); size = "custom"; }
+                case "--outage-seconds" -> { outageSeconds = positive(option, value(args, ++i, option)); size = "custom"; }
+                case "--drain-timeout-seconds" -> drainSeconds = positive(option, value(args, ++i, option));
+                case "--seed" -> seed = Long.parseLong(value(args, ++i, option));
+                case "--jar" -> jar = Path.of(value(args, ++i, option));
+                case "--results" -> results = Path.of(value(args, ++i, option));
+                case "--keep-work" -> keepWork = true;
+                case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
+                default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
+            }
+        }
+        if (inputs < 100) {
+            // the mix (rejected, poison, identical pairs) needs a few of each on both channels
+            throw new IllegalArgumentException("--inputs must be at least 100, got " + inputs);
+        }
+        return new HarnessOptions(size, inputs, kills, outages, Duration.ofSeconds(outageSeconds),
+                Duration.ofSeconds(drainSeconds), seed, jar != null ? jar : findJar(), results, keepWork);
+    }
+
+    /** The one service jar {@code ./mvnw package} builds (not the plain {@code .jar.original}). */
+    private static Path findJar() {
+        Path target = Path.of("target");
+        List<Path> jars;
+        try (Stream<Path> files = Files.list(target)) {
+            jars = files.filter(file -> file.getFileName().toString().matches("claimguard-.*\\.jar")).sorted().toList();
+        } catch (java.io.IOException e) {
+            jars = List.of();
+        }
+        if (jars.size() != 1) {
+            throw new IllegalArgumentException("expected one target/claimguard-*.jar, found " + jars
+                    + ": run ./mvnw -B -DskipTests package first, or pass --jar");
+        }
+        return jars.get(0);
+    }
+
+    private static String value(String[] args, int index, String option) {
+        if (index >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+        }
+        return args[index];
+    }
+
+    private static int positive(String option, String value) {
+        int number = Integer.parseInt(value);
+        if (number <= 0) {
+            throw new IllegalArgumentException(option + " must be positive, got " + value);
+        }
+        return number;
+    }
+
+    private static int notNegative(String option, String value) {
+        int number = Integer.parseInt(value);
+        if (number < 0) {
+            throw new IllegalArgumentException(option + " must not be negative, got " + value);
+        }
+        return number;
+    }
+}
