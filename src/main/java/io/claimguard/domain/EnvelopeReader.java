@@ -31,7 +31,9 @@ import tools.jackson.databind.node.ObjectNode;
  * Turns the raw bytes of one input into an {@link Envelope}, or says exactly why it cannot.
  *
  * <p>The published JSON Schema ({@code schema/verifier-result-envelope.schema.json}) decides the envelope's
- * shape; code checks only what a schema cannot see: size, UTF-8 and nesting depth. Thread-safe.
+ * shape; code checks only what a schema cannot see: size, UTF-8 and nesting depth. An envelope that
+ * {@link SchemaFastPath} proves valid skips the schema call; every other input, and so every rejection of shape,
+ * is decided by the schema. Thread-safe.
  */
 public final class EnvelopeReader {
 
@@ -44,6 +46,8 @@ public final class EnvelopeReader {
     private final Limits limits;
     private final JsonMapper mapper;
     private final Schema schema;
+    /** Whether {@link SchemaFastPath} may skip the schema for an envelope it proves valid. */
+    private final boolean schemaFastPath;
 
     public EnvelopeReader(Limits limits) {
         this.limits = limits;
@@ -62,10 +66,16 @@ public final class EnvelopeReader {
                 .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
                 .build();
         this.schema = loadSchema();
+        this.schemaFastPath = SchemaFastPath.covers(schema.getSchemaNode());
     }
 
     public Limits limits() {
         return limits;
+    }
+
+    /** Whether plainly valid envelopes skip the schema call (the schema still decides every other input). */
+    boolean usesSchemaFastPath() {
+        return schemaFastPath;
     }
 
     /**
@@ -80,9 +90,11 @@ public final class EnvelopeReader {
         }
         String json = stripByteOrderMark(decodeUtf8(input));
         JsonNode root = parse(json);
-        List<Error> errors = schema.validate(root);
-        if (!errors.isEmpty()) {
-            throw rejectionFor(root, errors);
+        if (!(schemaFastPath && SchemaFastPath.certainlyValid(root))) {
+            List<Error> errors = schema.validate(root);
+            if (!errors.isEmpty()) {
+                throw rejectionFor(root, errors);
+            }
         }
         return new Envelope(root.get("request_id").stringValue(), json, (ObjectNode) root);
     }
