@@ -31,7 +31,9 @@ import tools.jackson.databind.node.ObjectNode;
  * Turns the raw bytes of one input into an {@link Envelope}, or says exactly why it cannot.
  *
  * <p>The published JSON Schema ({@code schema/verifier-result-envelope.schema.json}) decides the envelope's
- * shape; code checks only what a schema cannot see: size, UTF-8 and nesting depth. Thread-safe.
+ * shape; code checks only what a schema cannot see: size, UTF-8 and nesting depth. An envelope that
+ * {@link SchemaFastPath} proves valid skips the schema call; every other input, and so every rejection of shape,
+ * is decided by the schema. Thread-safe.
  */
 public final class EnvelopeReader {
 
@@ -39,10 +41,13 @@ public final class EnvelopeReader {
     static final String REQUEST_ID_RULE = "[A-Za-z0-9._:-]{1,128}";
     private static final Pattern REQUEST_ID_CHAR = Pattern.compile("[A-Za-z0-9._:-]");
     private static final Pattern NESTING_DEPTH = Pattern.compile("nesting depth \\((\\d+)\\)");
+    private static final char REPLACEMENT_CHARACTER = '\uFFFD';
 
     private final Limits limits;
     private final JsonMapper mapper;
     private final Schema schema;
+    /** Whether {@link SchemaFastPath} may skip the schema for an envelope it proves valid. */
+    private final boolean schemaFastPath;
 
     public EnvelopeReader(Limits limits) {
         this.limits = limits;
@@ -61,10 +66,16 @@ public final class EnvelopeReader {
                 .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
                 .build();
         this.schema = loadSchema();
+        this.schemaFastPath = SchemaFastPath.covers(schema.getSchemaNode());
     }
 
     public Limits limits() {
         return limits;
+    }
+
+    /** Whether plainly valid envelopes skip the schema call (the schema still decides every other input). */
+    boolean usesSchemaFastPath() {
+        return schemaFastPath;
     }
 
     /**
@@ -79,14 +90,27 @@ public final class EnvelopeReader {
         }
         String json = stripByteOrderMark(decodeUtf8(input));
         JsonNode root = parse(json);
-        List<Error> errors = schema.validate(root);
-        if (!errors.isEmpty()) {
-            throw rejectionFor(root, errors);
+        if (!(schemaFastPath && SchemaFastPath.certainlyValid(root))) {
+            List<Error> errors = schema.validate(root);
+            if (!errors.isEmpty()) {
+                throw rejectionFor(root, errors);
+            }
         }
         return new Envelope(root.get("request_id").stringValue(), json, (ObjectNode) root);
     }
 
-    private static String decodeUtf8(byte[] input) throws EnvelopeRejectedException {
+    /**
+     * Decodes strict UTF-8. The JDK's {@code new String(bytes, UTF_8)} is fast (vectorised for ASCII) but replaces
+     * every malformed sequence with U+FFFD; a result without U+FFFD therefore proves the input well-formed and is
+     * exactly what the strict decoder returns. Any U+FFFD, also a legitimate one, goes to the strict decoder, which
+     * alone decides rejections and words them.
+     */
+    static String decodeUtf8(byte[] input) throws EnvelopeRejectedException {
+        String text = new String(input, StandardCharsets.UTF_8);
+        return text.indexOf(REPLACEMENT_CHARACTER) < 0 ? text : decodeUtf8Strictly(input);
+    }
+
+    static String decodeUtf8Strictly(byte[] input) throws EnvelopeRejectedException {
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);

@@ -1,26 +1,24 @@
 package io.claimguard.domain;
 
+import static io.claimguard.domain.SeededCases.Weighted.weight;
+import static io.claimguard.domain.SeededCases.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.claimguard.domain.SeededCases.Gen;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Label;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -30,9 +28,10 @@ import tools.jackson.databind.node.ObjectNode;
  * Proves the property scenarios of the specs over generated envelopes. Each generated envelope carries what the
  * contract predicts for it, worked out from how it was generated, not by the code under test.
  *
- * <p>The envelope properties run without jqwik's mixed-in edge cases: the generators name their odd values
- * themselves, and the mixed-in combinations made a third of all envelopes share one empty parse status, leaving
- * too few clean envelopes to show that PASS survives where it should.
+ * <p>Plain JUnit Jupiter: {@link SeededCases} runs each property on {@value #TRIES} cases from a fixed base seed
+ * ({@code -Dclaimguard.property.seed=N} picks another) and names the seed and the generated value in a failure.
+ * The generators name their odd values themselves, with weights that leave enough clean envelopes to show that
+ * PASS survives where it should; {@link #generatedEnvelopesCoverEveryRuleAndMode} keeps them honest.
  */
 class GeneratedEnvelopePropertyTest {
 
@@ -49,93 +48,154 @@ class GeneratedEnvelopePropertyTest {
             "direct_observation", "reasonable_inference", "overstated", "unsupported", "external_unknown", "contradicted");
     private static final Map<Verdict, Integer> STRICTNESS = Map.of(Verdict.PASS, 0, Verdict.LOW_CONFID, 1, Verdict.REJECT, 2);
 
-    @Property(tries = 1000, edgeCases = EdgeCasesMode.NONE)
-    @Label("Scenario: Effective verdict is never less strict than the model's")
-    void effectiveVerdictIsNeverLessStrictThanTheModels(@ForAll("envelopes") GeneratedEnvelope generated) {
-        GuardDecision decision = generated.verify().guard();
+    static final int TRIES = 1000;
 
-        assertThat(decision.modelVerdict()).isEqualTo(generated.modelVerdict());
-        generated.modelVerdict().ifPresent(model ->
-                assertThat(STRICTNESS.get(decision.effectiveVerdict())).isGreaterThanOrEqualTo(STRICTNESS.get(model)));
+    // the envelope properties, by name: a name and the base seed give a property its cases
+    private static final String NEVER_LESS_STRICT = "Effective verdict is never less strict than the model's";
+    private static final String NEVER_PASS_WHEN_A_RULE_FIRES = "Effective verdict is never PASS when a rule fires";
+    private static final String STRICTEST_OF_MODEL_AND_CAPS = "Effective verdict is the strictest of the model's verdict and every cap";
+    private static final String DOWNGRADED_EXACTLY_WHEN_STRICTER = "Downgraded exactly when stricter than the model's verdict";
+    private static final String ONE_FACT_PER_CLAIM_CHECK = "Every claim check yields exactly one fact, in order";
+    private static final List<String> ENVELOPE_PROPERTIES = List.of(
+            NEVER_LESS_STRICT, NEVER_PASS_WHEN_A_RULE_FIRES, STRICTEST_OF_MODEL_AND_CAPS, DOWNGRADED_EXACTLY_WHEN_STRICTER, ONE_FACT_PER_CLAIM_CHECK);
+
+    @Test
+    @DisplayName("Scenario: Effective verdict is never less strict than the model's")
+    void effectiveVerdictIsNeverLessStrictThanTheModels() {
+        forAllEnvelopes(NEVER_LESS_STRICT, generated -> {
+            GuardDecision decision = generated.verify().guard();
+
+            assertThat(decision.modelVerdict()).isEqualTo(generated.modelVerdict());
+            generated.modelVerdict().ifPresent(model ->
+                    assertThat(STRICTNESS.get(decision.effectiveVerdict())).isGreaterThanOrEqualTo(STRICTNESS.get(model)));
+        });
     }
 
-    @Property(tries = 1000, edgeCases = EdgeCasesMode.NONE)
-    @Label("Scenario: Effective verdict is never PASS when a rule fires")
-    void effectiveVerdictIsNeverPassWhenARuleFires(@ForAll("envelopes") GeneratedEnvelope generated) {
-        boolean gatekeeperFailedOrMissing = !generated.gatekeeper().passed();
-        boolean parseStatusNotOk = !generated.parseStatus().ok();
-        boolean verdictInvalid = generated.modelVerdict().isEmpty();
-        boolean labelUnknown = generated.claimChecks().claims().stream().anyMatch(claim -> !claim.knownLabel());
+    @Test
+    @DisplayName("Scenario: Effective verdict is never PASS when a rule fires")
+    void effectiveVerdictIsNeverPassWhenARuleFires() {
+        forAllEnvelopes(NEVER_PASS_WHEN_A_RULE_FIRES, generated -> {
+            boolean gatekeeperFailedOrMissing = !generated.gatekeeper().passed();
+            boolean parseStatusNotOk = !generated.parseStatus().ok();
+            boolean verdictInvalid = generated.modelVerdict().isEmpty();
+            boolean labelUnknown = generated.claimChecks().claims().stream().anyMatch(claim -> !claim.knownLabel());
 
-        Verdict effective = generated.verify().guard().effectiveVerdict();
+            Verdict effective = generated.verify().guard().effectiveVerdict();
 
-        if (gatekeeperFailedOrMissing || parseStatusNotOk || verdictInvalid || labelUnknown) {
-            assertThat(effective).isNotEqualTo(Verdict.PASS);
-        }
-    }
-
-    @Property(tries = 1000, edgeCases = EdgeCasesMode.NONE)
-    @Label("Scenario: Effective verdict is the strictest of the model's verdict and every cap")
-    void effectiveVerdictIsTheStrictestOfTheModelsVerdictAndEveryCap(@ForAll("envelopes") GeneratedEnvelope generated) {
-        Set<GuardRule> expected = generated.expectedRules();
-        Verdict strictest = generated.modelVerdict().orElse(Verdict.PASS);
-        for (GuardRule rule : expected) {
-            if (STRICTNESS.get(rule.cap()) > STRICTNESS.get(strictest)) {
-                strictest = rule.cap();
+            if (gatekeeperFailedOrMissing || parseStatusNotOk || verdictInvalid || labelUnknown) {
+                assertThat(effective).isNotEqualTo(Verdict.PASS);
             }
+        });
+    }
+
+    @Test
+    @DisplayName("Scenario: Effective verdict is the strictest of the model's verdict and every cap")
+    void effectiveVerdictIsTheStrictestOfTheModelsVerdictAndEveryCap() {
+        forAllEnvelopes(STRICTEST_OF_MODEL_AND_CAPS, generated -> {
+            Set<GuardRule> expected = generated.expectedRules();
+            Verdict strictest = generated.modelVerdict().orElse(Verdict.PASS);
+            for (GuardRule rule : expected) {
+                if (STRICTNESS.get(rule.cap()) > STRICTNESS.get(strictest)) {
+                    strictest = rule.cap();
+                }
+            }
+
+            GuardDecision decision = generated.verify().guard();
+
+            assertThat(decision.reasons()).extracting(GuardReason::rule).containsExactlyElementsOf(expected);
+            assertThat(decision.effectiveVerdict()).isEqualTo(strictest);
+        });
+    }
+
+    @Test
+    @DisplayName("Scenario: Downgraded exactly when stricter than the model's verdict")
+    void downgradedExactlyWhenStricterThanTheModelsVerdict() {
+        forAllEnvelopes(DOWNGRADED_EXACTLY_WHEN_STRICTER, generated -> {
+            GuardDecision decision = generated.verify().guard();
+
+            boolean stricter = generated.modelVerdict()
+                    .map(model -> STRICTNESS.get(decision.effectiveVerdict()) > STRICTNESS.get(model))
+                    .orElse(true);
+            assertThat(decision.downgraded()).isEqualTo(stricter);
+        });
+    }
+
+    @Test
+    @DisplayName("Scenario: Every claim check yields exactly one fact, in order")
+    void everyClaimCheckYieldsExactlyOneFactInOrder() {
+        forAllEnvelopes(ONE_FACT_PER_CLAIM_CHECK, generated -> {
+            Projection projection = generated.verify().projection();
+            GeneratedClaimChecks claimChecks = generated.claimChecks();
+
+            if (claimChecks.isArray()) {
+                assertThat(projection.mode())
+                        .isEqualTo(generated.factsEmitted() ? ProjectionMode.CLAIM_CHECKS_REPLACED : ProjectionMode.CLAIM_CHECKS);
+                assertThat(projection.factsChecked().values()).extracting(fact -> fact.path("fact").stringValue())
+                        .containsExactlyElementsOf(claimChecks.claims().stream().map(GeneratedClaim::expectedFact).toList());
+                assertThat(projection.claims()).extracting(ProjectedClaim::ordinal)
+                        .containsExactlyElementsOf(IntStream.range(0, claimChecks.claims().size()).boxed().toList());
+            } else {
+                assertThat(projection.mode()).isEqualTo(generated.factsEmitted() ? ProjectionMode.LEGACY : ProjectionMode.NONE);
+                assertThat(projection.claims()).isEmpty();
+            }
+        });
+    }
+
+    @Test
+    @DisplayName("Scenario: Arbitrary bytes are accepted or rejected")
+    void arbitraryBytesAreAcceptedOrRejected() {
+        forAll("Arbitrary bytes are accepted or rejected", EDGE_CASE_INPUTS, TRIES, GeneratedEnvelopePropertyTest::arbitraryInput,
+                GeneratedEnvelopePropertyTest::printable, GeneratedEnvelopePropertyTest::assertAcceptedOrRejected);
+    }
+
+    @Test
+    @DisplayName("Scenario: Mutated envelopes are accepted or rejected")
+    void mutatedEnvelopesAreAcceptedOrRejected() {
+        forAll("Mutated envelopes are accepted or rejected", TRIES,
+                gen -> new MutatedEnvelope(envelope(gen), mutations(gen)),
+                mutated -> mutated.mutations() + " of " + mutated.generated().json() + "\nread: " + printable(mutated.bytes()),
+                mutated -> assertAcceptedOrRejected(mutated.bytes()));
+    }
+
+    /**
+     * Keeps the generators honest: in the cases each envelope property sees, every guard rule fires and stays
+     * silent, some envelopes are clean and keep PASS, and every projection mode occurs. Counted on the generator's
+     * own prediction, so that a generator that stopped producing some case fails here rather than passing quietly.
+     */
+    @Test
+    @DisplayName("Generated envelopes cover every guard rule, clean envelopes and every projection mode")
+    void generatedEnvelopesCoverEveryRuleAndMode() {
+        int minimum = TRIES / 50;
+        for (String property : ENVELOPE_PROPERTIES) {
+            Map<GuardRule, Integer> fired = new EnumMap<>(GuardRule.class);
+            Map<ProjectionMode, Integer> modes = new EnumMap<>(ProjectionMode.class);
+            int clean = 0;
+            int cleanModelPass = 0;
+            for (GeneratedEnvelope generated : SeededCases.generate(property, TRIES, GeneratedEnvelopePropertyTest::envelope)) {
+                Set<GuardRule> rules = generated.expectedRules();
+                rules.forEach(rule -> fired.merge(rule, 1, Integer::sum));
+                modes.merge(generated.expectedMode(), 1, Integer::sum);
+                if (rules.isEmpty()) {
+                    clean++;
+                    if (generated.modelVerdict().equals(Optional.of(Verdict.PASS))) {
+                        cleanModelPass++;
+                    }
+                }
+            }
+            String seed = " in the cases of \"" + property + "\", base seed " + SeededCases.baseSeed();
+            for (GuardRule rule : GuardRule.values()) {
+                assertThat(fired.getOrDefault(rule, 0)).as("envelopes firing %s%s", rule, seed).isBetween(minimum, TRIES - minimum);
+            }
+            for (ProjectionMode mode : ProjectionMode.values()) {
+                assertThat(modes.getOrDefault(mode, 0)).as("envelopes in mode %s%s", mode, seed).isGreaterThanOrEqualTo(minimum);
+            }
+            assertThat(clean).as("clean envelopes%s", seed).isGreaterThanOrEqualTo(TRIES / 10);
+            assertThat(cleanModelPass).as("clean envelopes the model passed%s", seed).isGreaterThanOrEqualTo(minimum);
         }
-
-        GuardDecision decision = generated.verify().guard();
-
-        assertThat(decision.reasons()).extracting(GuardReason::rule).containsExactlyElementsOf(expected);
-        assertThat(decision.effectiveVerdict()).isEqualTo(strictest);
     }
 
-    @Property(tries = 1000, edgeCases = EdgeCasesMode.NONE)
-    @Label("Scenario: Downgraded exactly when stricter than the model's verdict")
-    void downgradedExactlyWhenStricterThanTheModelsVerdict(@ForAll("envelopes") GeneratedEnvelope generated) {
-        GuardDecision decision = generated.verify().guard();
-
-        boolean stricter = generated.modelVerdict()
-                .map(model -> STRICTNESS.get(decision.effectiveVerdict()) > STRICTNESS.get(model))
-                .orElse(true);
-        assertThat(decision.downgraded()).isEqualTo(stricter);
-    }
-
-    @Property(tries = 1000, edgeCases = EdgeCasesMode.NONE)
-    @Label("Scenario: Every claim check yields exactly one fact, in order")
-    void everyClaimCheckYieldsExactlyOneFactInOrder(@ForAll("envelopes") GeneratedEnvelope generated) {
-        Projection projection = generated.verify().projection();
-        GeneratedClaimChecks claimChecks = generated.claimChecks();
-
-        if (claimChecks.isArray()) {
-            assertThat(projection.mode())
-                    .isEqualTo(generated.factsEmitted() ? ProjectionMode.CLAIM_CHECKS_REPLACED : ProjectionMode.CLAIM_CHECKS);
-            assertThat(projection.factsChecked().values()).extracting(fact -> fact.path("fact").stringValue())
-                    .containsExactlyElementsOf(claimChecks.claims().stream().map(GeneratedClaim::expectedFact).toList());
-            assertThat(projection.claims()).extracting(ProjectedClaim::ordinal)
-                    .containsExactlyElementsOf(IntStream.range(0, claimChecks.claims().size()).boxed().toList());
-        } else {
-            assertThat(projection.mode()).isEqualTo(generated.factsEmitted() ? ProjectionMode.LEGACY : ProjectionMode.NONE);
-            assertThat(projection.claims()).isEmpty();
-        }
-    }
-
-    @Property(tries = 1000)
-    @Label("Scenario: Arbitrary bytes are accepted or rejected")
-    void arbitraryBytesAreAcceptedOrRejected(@ForAll("arbitraryInputs") byte[] input) {
-        assertAcceptedOrRejected(input);
-    }
-
-    @Property(tries = 1000)
-    @Label("Scenario: Mutated envelopes are accepted or rejected")
-    void mutatedEnvelopesAreAcceptedOrRejected(
-            @ForAll("envelopes") GeneratedEnvelope generated, @ForAll("mutations") List<Mutation> mutations) {
-        byte[] input = generated.bytes();
-        for (Mutation mutation : mutations) {
-            input = mutation.applyTo(input);
-        }
-        assertAcceptedOrRejected(input);
+    private static void forAllEnvelopes(String property, Consumer<GeneratedEnvelope> check) {
+        forAll(property, TRIES, GeneratedEnvelopePropertyTest::envelope, GeneratedEnvelope::json, check);
     }
 
     /** Any exception but a rejection escapes and fails the property. */
@@ -292,6 +352,17 @@ class GeneratedEnvelopePropertyTest {
             return rules;
         }
 
+        ProjectionMode expectedMode() {
+            if (claimChecks.isArray()) {
+                return factsEmitted() ? ProjectionMode.CLAIM_CHECKS_REPLACED : ProjectionMode.CLAIM_CHECKS;
+            }
+            return factsEmitted() ? ProjectionMode.LEGACY : ProjectionMode.NONE;
+        }
+
+        String json() {
+            return new String(bytes(), StandardCharsets.UTF_8);
+        }
+
         byte[] bytes() {
             ObjectNode root = NODES.objectNode();
             root.put("request_id", requestId);
@@ -312,121 +383,119 @@ class GeneratedEnvelopePropertyTest {
         }
     }
 
-    // ---- arbitraries ----
+    // ---- generators ----
 
-    @Provide
-    Arbitrary<GeneratedEnvelope> envelopes() {
-        return Combinators.combine(requestIds(), verdicts(), gatekeepers(), parseStatuses(), claimChecks(), factsChecked())
-                .as(GeneratedEnvelope::new);
+    static GeneratedEnvelope envelope(Gen gen) {
+        return new GeneratedEnvelope(requestId(gen), verdict(gen), gatekeeper(gen), parseStatus(gen), claimChecks(gen), factsChecked(gen));
     }
 
-    private static Arbitrary<String> requestIds() {
-        return Arbitraries.strings().withCharRange('a', 'z').withCharRange('A', 'Z').withCharRange('0', '9').withChars("._:-")
-                .ofMinLength(1).ofMaxLength(128);
+    private static String requestId(Gen gen) {
+        return gen.string(1, 128, () -> gen.charOf("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:-"));
     }
 
-    private static Arbitrary<Field> verdicts() {
-        Arbitrary<String> validInRandomCase = Arbitraries.of(Verdict.class).flatMap(verdict -> inRandomCase(verdict.name()));
-        Arbitrary<String> nearMisses = Arbitraries.of("pa\u017Fs", " PASS", "PASS\n", "LOW_CONFIDENCE", "LOW-CONFID", "", "APPROVED");
-        Arbitrary<Field> strings = Arbitraries.frequencyOf(Tuple.of(16, validInRandomCase), Tuple.of(1, nearMisses), Tuple.of(1, text(12)))
-                .map(value -> Field.of(NODES.stringNode(value)));
-        return Arbitraries.frequencyOf(Tuple.of(16, strings), Tuple.of(1, nonStrings("PASS")), Tuple.of(1, Arbitraries.just(Field.absent())));
+    private static Field verdict(Gen gen) {
+        return gen.frequency(
+                weight(16, () -> Field.of(NODES.stringNode(gen.frequency(
+                        weight(16, () -> inRandomCase(gen, gen.pick(Verdict.values()).name())),
+                        weight(1, () -> gen.pick("pa\u017Fs", " PASS", "PASS\n", "LOW_CONFIDENCE", "LOW-CONFID", "", "APPROVED")),
+                        weight(1, () -> text(gen, 12)))))),
+                weight(1, () -> nonString(gen, "PASS")),
+                weight(1, Field::absent));
     }
 
-    private static Arbitrary<GeneratedGatekeeper> gatekeepers() {
-        Arbitrary<JsonNode> status = Arbitraries.frequencyOf(
-                Tuple.of(12, inRandomCase("pass").map(NODES::stringNode)),
-                Tuple.of(6, inRandomCase("fail").map(NODES::stringNode)),
-                Tuple.of(1, Arbitraries.of("skipped", "passed", "", " fail", "fa\u0131l").map(NODES::stringNode)),
-                Tuple.of(1, text(6).map(NODES::stringNode)),
-                Tuple.of(1, Arbitraries.of(NODES.nullNode(), NODES.booleanNode(true), NODES.numberNode(0))));
-        Arbitrary<Field> failures = Arbitraries.frequencyOf(
-                Tuple.of(6, failure().list().ofMaxSize(4).map(list -> Field.of(NODES.arrayNode().addAll(list)))),
-                Tuple.of(1, Arbitraries.just(Field.absent())),
-                Tuple.of(1, nonStrings("evidence.invocation_ref")));
-        Arbitrary<Field> gatekeeperObject = Combinators.combine(status.optional(0.95), failures).as((statusValue, failuresValue) -> {
-            ObjectNode result = NODES.objectNode();
-            statusValue.ifPresent(value -> result.set("status", value));
-            failuresValue.putInto(result, "failures");
-            return Field.of(result);
-        });
-        return Arbitraries.frequencyOf(
-                Tuple.of(16, gatekeeperObject),
-                Tuple.of(1, Arbitraries.just(Field.absent())),
-                Tuple.of(1, nonStrings("pass"))).map(GeneratedGatekeeper::new);
+    private static GeneratedGatekeeper gatekeeper(Gen gen) {
+        Field result = gen.frequency(
+                weight(16, () -> {
+                    ObjectNode object = NODES.objectNode();
+                    gen.optional(0.95, () -> gen.<JsonNode>frequency(
+                            weight(12, () -> NODES.stringNode(inRandomCase(gen, "pass"))),
+                            weight(6, () -> NODES.stringNode(inRandomCase(gen, "fail"))),
+                            weight(1, () -> NODES.stringNode(gen.pick("skipped", "passed", "", " fail", "fa\u0131l"))),
+                            weight(1, () -> NODES.stringNode(text(gen, 6))),
+                            weight(1, () -> gen.<JsonNode>pick(NODES.nullNode(), NODES.booleanNode(true), NODES.numberNode(0)))))
+                            .ifPresent(status -> object.set("status", status));
+                    gen.frequency(
+                            weight(6, () -> Field.of(NODES.arrayNode().addAll(gen.list(0, 4, () -> failure(gen))))),
+                            weight(1, Field::absent),
+                            weight(1, () -> nonString(gen, "evidence.invocation_ref")))
+                            .putInto(object, "failures");
+                    return Field.of(object);
+                }),
+                weight(1, Field::absent),
+                weight(1, () -> nonString(gen, "pass")));
+        return new GeneratedGatekeeper(result);
     }
 
-    private static Arbitrary<JsonNode> failure() {
-        Arbitrary<JsonNode> check = Arbitraries.oneOf(
-                Arbitraries.just("evidence.invocation_ref").map(NODES::stringNode),
-                Arbitraries.of("Evidence.Invocation_Ref", "evidence.invocation_ref ", "evidence.trace_ref", "claims.schema")
-                        .map(NODES::stringNode),
-                Arbitraries.just(NODES.numberNode(7)));
-        Arbitrary<JsonNode> failureObject = Combinators.combine(check.optional(0.9), text(20)).as((checkValue, detail) -> {
-            ObjectNode failure = NODES.objectNode();
-            checkValue.ifPresent(value -> failure.set("check", value));
-            failure.put("detail", detail);
-            return failure;
-        });
-        return Arbitraries.frequencyOf(Tuple.of(9, failureObject), Tuple.of(1, Arbitraries.just(NODES.stringNode("evidence.invocation_ref"))));
+    private static JsonNode failure(Gen gen) {
+        return gen.frequency(
+                weight(9, () -> {
+                    ObjectNode failure = NODES.objectNode();
+                    gen.optional(0.9, () -> gen.<JsonNode>frequency(
+                            weight(1, () -> NODES.stringNode("evidence.invocation_ref")),
+                            weight(1, () -> NODES.stringNode(gen.pick(
+                                    "Evidence.Invocation_Ref", "evidence.invocation_ref ", "evidence.trace_ref", "claims.schema"))),
+                            weight(1, () -> NODES.numberNode(7))))
+                            .ifPresent(check -> failure.set("check", check));
+                    failure.put("detail", text(gen, 20));
+                    return failure;
+                }),
+                weight(1, () -> NODES.stringNode("evidence.invocation_ref")));
     }
 
-    private static Arbitrary<GeneratedParseStatus> parseStatuses() {
-        Arbitrary<JsonNode> status = Arbitraries.frequencyOf(
-                Tuple.of(20, inRandomCase("ok").map(NODES::stringNode)),
-                Tuple.of(2, Arbitraries.of("malformed", "missing", "", " ok", "okay").map(NODES::stringNode)),
-                Tuple.of(1, text(6).map(NODES::stringNode)),
-                Tuple.of(1, Arbitraries.of(NODES.nullNode(), NODES.booleanNode(true))));
-        Arbitrary<Field> parseStatusObject = Combinators.combine(status.optional(0.95), text(20).optional()).as((statusValue, error) -> {
-            ObjectNode parseStatus = NODES.objectNode();
-            statusValue.ifPresent(value -> parseStatus.set("status", value));
-            error.ifPresent(value -> parseStatus.put("error", value));
-            return Field.of(parseStatus);
-        });
-        return Arbitraries.frequencyOf(
-                Tuple.of(16, parseStatusObject),
-                Tuple.of(1, Arbitraries.just(Field.absent())),
-                Tuple.of(1, nonStrings("ok"))).map(GeneratedParseStatus::new);
+    private static GeneratedParseStatus parseStatus(Gen gen) {
+        Field parseStatus = gen.frequency(
+                weight(16, () -> {
+                    ObjectNode object = NODES.objectNode();
+                    gen.optional(0.95, () -> gen.<JsonNode>frequency(
+                            weight(20, () -> NODES.stringNode(inRandomCase(gen, "ok"))),
+                            weight(2, () -> NODES.stringNode(gen.pick("malformed", "missing", "", " ok", "okay"))),
+                            weight(1, () -> NODES.stringNode(text(gen, 6))),
+                            weight(1, () -> gen.<JsonNode>pick(NODES.nullNode(), NODES.booleanNode(true)))))
+                            .ifPresent(status -> object.set("status", status));
+                    gen.optional(0.95, () -> text(gen, 20)).ifPresent(error -> object.put("error", error));
+                    return Field.of(object);
+                }),
+                weight(1, Field::absent),
+                weight(1, () -> nonString(gen, "ok")));
+        return new GeneratedParseStatus(parseStatus);
     }
 
-    private static Arbitrary<GeneratedClaimChecks> claimChecks() {
-        Arbitrary<GeneratedClaimChecks> lists = claim().list().ofMaxSize(6).map(GeneratedClaimChecks::list);
-        Arbitrary<GeneratedClaimChecks> notLists = Arbitraries.of(
-                Field.absent(), Field.of(NODES.nullNode()), Field.of(NODES.objectNode().put("claim-1", "direct_observation")))
-                .map(GeneratedClaimChecks::notAList);
-        return Arbitraries.frequencyOf(Tuple.of(4, lists), Tuple.of(1, notLists));
+    private static GeneratedClaimChecks claimChecks(Gen gen) {
+        return gen.frequency(
+                weight(4, () -> GeneratedClaimChecks.list(gen.list(0, 6, () -> claim(gen)))),
+                weight(1, () -> GeneratedClaimChecks.notAList(gen.pick(
+                        Field.absent(), Field.of(NODES.nullNode()), Field.of(NODES.objectNode().put("claim-1", "direct_observation"))))));
     }
 
-    private static Arbitrary<GeneratedClaim> claim() {
-        Arbitrary<Field> verification = Arbitraries.frequencyOf(
-                Tuple.of(30, Arbitraries.of(KNOWN_LABELS).map(label -> Field.of(NODES.stringNode(label)))),
-                Tuple.of(1, Arbitraries.of(KNOWN_LABELS).map(label -> Field.of(NODES.stringNode(label.toUpperCase(Locale.ROOT))))),
-                Tuple.of(1, Arbitraries.oneOf(Arbitraries.of("partially_supported", "direct_observation "), text(10))
-                        .map(label -> Field.of(NODES.stringNode(label)))),
-                Tuple.of(1, Arbitraries.of(Field.absent(), Field.of(NODES.numberNode(1)), Field.of(NODES.nullNode()))));
-        Arbitrary<String> claimType = Arbitraries.of("root_cause", "symptom", "impact", "risk", "observation", "ROOT_CAUSE");
-        return Combinators.combine(
-                Arbitraries.integers().between(1, 99).map(n -> "claim-" + n).optional(0.9),
-                text(40),
-                claimType.optional(0.9),
-                verification).as(GeneratedClaim::new);
+    private static GeneratedClaim claim(Gen gen) {
+        Optional<String> claimId = gen.optional(0.9, () -> "claim-" + gen.between(1, 99));
+        String claimText = text(gen, 40);
+        Optional<String> claimType = gen.optional(0.9, () -> gen.pick("root_cause", "symptom", "impact", "risk", "observation", "ROOT_CAUSE"));
+        Field verification = gen.frequency(
+                weight(30, () -> Field.of(NODES.stringNode(gen.pick(KNOWN_LABELS)))),
+                weight(1, () -> Field.of(NODES.stringNode(gen.pick(KNOWN_LABELS).toUpperCase(Locale.ROOT)))),
+                weight(1, () -> Field.of(NODES.stringNode(gen.frequency(
+                        weight(1, () -> gen.pick("partially_supported", "direct_observation ")),
+                        weight(1, () -> text(gen, 10)))))),
+                weight(1, () -> gen.pick(Field.absent(), Field.of(NODES.numberNode(1)), Field.of(NODES.nullNode()))));
+        return new GeneratedClaim(claimId, claimText, claimType, verification);
     }
 
-    private static Arbitrary<Field> factsChecked() {
-        Arbitrary<Field> legacyList = text(30).list().ofMaxSize(2).map(facts -> {
-            ArrayNode list = NODES.arrayNode();
-            facts.forEach(fact -> list.addObject().put("fact", fact).put("is_critical", true).put("verification", "direct_evidence"));
-            return Field.of(list);
-        });
-        return Arbitraries.frequencyOf(
-                Tuple.of(2, legacyList),
-                Tuple.of(2, Arbitraries.just(Field.absent())),
-                Tuple.of(1, Arbitraries.just(Field.of(NODES.nullNode()))));
+    private static Field factsChecked(Gen gen) {
+        return gen.frequency(
+                weight(2, () -> {
+                    ArrayNode list = NODES.arrayNode();
+                    gen.list(0, 2, () -> text(gen, 30)).forEach(fact ->
+                            list.addObject().put("fact", fact).put("is_critical", true).put("verification", "direct_evidence"));
+                    return Field.of(list);
+                }),
+                weight(2, Field::absent),
+                weight(1, () -> Field.of(NODES.nullNode())));
     }
 
-    /** Values of the wrong type for a field that should hold {@code wouldBeString}, or an object. */
-    private static Arbitrary<Field> nonStrings(String wouldBeString) {
-        return Arbitraries.of(
+    /** A value of the wrong type for a field that should hold {@code wouldBeString}, or an object. */
+    private static Field nonString(Gen gen, String wouldBeString) {
+        return gen.pick(
                 Field.of(NODES.nullNode()),
                 Field.of(NODES.numberNode(1)),
                 Field.of(NODES.booleanNode(true)),
@@ -434,37 +503,96 @@ class GeneratedEnvelopePropertyTest {
                 Field.of(NODES.objectNode().put("value", wouldBeString)));
     }
 
-    private static Arbitrary<String> inRandomCase(String word) {
-        return Arbitraries.integers().between(0, (1 << word.length()) - 1).map(upperCaseMask -> {
-            StringBuilder text = new StringBuilder(word.length());
-            for (int i = 0; i < word.length(); i++) {
-                char letter = word.charAt(i);
-                text.append((upperCaseMask & (1 << i)) != 0 ? Character.toUpperCase(letter) : Character.toLowerCase(letter));
-            }
-            return text.toString();
-        });
+    private static String inRandomCase(Gen gen, String word) {
+        int upperCaseMask = gen.between(0, (1 << word.length()) - 1);
+        StringBuilder text = new StringBuilder(word.length());
+        for (int i = 0; i < word.length(); i++) {
+            char letter = word.charAt(i);
+            text.append((upperCaseMask & (1 << i)) != 0 ? Character.toUpperCase(letter) : Character.toLowerCase(letter));
+        }
+        return text.toString();
     }
 
-    /** Text with characters that need JSON escaping and characters beyond ASCII; no lone surrogates, which UTF-8 cannot carry. */
-    private static Arbitrary<String> text(int maxLength) {
-        return Arbitraries.strings()
-                .withCharRange(' ', '~')
-                .withCharRange('\u00a0', '\u024f')
-                .withChars("\"\\\n\t\u0000\u2028€漢字")
-                .ofMaxLength(maxLength);
+    private static final String TEXT_SPECIALS = "\"\\\n\t\u0000\u2028€漢字";
+
+    /**
+     * Text with characters that need JSON escaping and characters beyond ASCII: half printable ASCII, a quarter
+     * Latin letters beyond ASCII, a quarter escapes and wider characters. No lone surrogates, which UTF-8 cannot carry.
+     */
+    private static String text(Gen gen, int maxLength) {
+        return gen.string(0, maxLength, () -> gen.frequency(
+                weight(2, () -> gen.charIn(' ', '~')),
+                weight(1, () -> gen.charIn('\u00a0', '\u024f')),
+                weight(1, () -> gen.charOf(TEXT_SPECIALS))));
     }
 
     // ---- arbitrary bytes ----
 
-    @Provide
-    Arbitrary<byte[]> arbitraryInputs() {
-        Arbitrary<byte[]> randomBytes = Arbitraries.bytes().array(byte[].class).ofMaxSize(512);
-        Arbitrary<byte[]> jsonLikeText = Arbitraries.strings()
-                .withChars("{}[]\":,.-+0123456789eEtrufalsn \n\\u\uFEFFé")
-                .withChars("request_idverifier_output")
-                .ofMaxLength(200)
-                .map(text -> text.getBytes(StandardCharsets.UTF_8));
-        return Arbitraries.frequencyOf(Tuple.of(1, randomBytes), Tuple.of(1, jsonLikeText));
+    private static final String JSON_LIKE = "{}[]\":,.-+0123456789eEtrufalsn \n\\u\uFEFFérequest_idverifier_output";
+
+    /** Inputs at the edges that a random draw would rarely hit, checked before the generated ones. */
+    private static final List<byte[]> EDGE_CASE_INPUTS = List.of(
+            new byte[0],
+            new byte[] {0},
+            new byte[] {(byte) 0x80},
+            new byte[] {(byte) 0xFF},
+            new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
+            new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF, '{', '}'},
+            new byte[] {(byte) 0xE2, (byte) 0x82},
+            new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+            utf8(" \n\t\r"),
+            utf8("{"),
+            utf8("{}"),
+            utf8("[]"),
+            utf8("null"),
+            utf8("\""),
+            utf8("-"),
+            utf8("1e2147483648"),
+            utf8("{\"request_id\":\"r\",\"verifier_output\":{}}"),
+            utf8("{\"request_id\":\"r\",\"verifier_output\":{}} {}"),
+            utf8("{\"request_id\":\"r\",\"verifier_output\":{\"x\":1e2147483648}}"));
+
+    /** Random bytes, or text made of JSON's characters and the envelope's field names, half and half. */
+    static byte[] arbitraryInput(Gen gen) {
+        return gen.frequency(
+                weight(1, () -> {
+                    byte[] bytes = new byte[gen.size(0, 512)];
+                    for (int i = 0; i < bytes.length; i++) {
+                        bytes[i] = gen.anyByte();
+                    }
+                    return bytes;
+                }),
+                weight(1, () -> utf8(gen.string(0, 200, () -> gen.charOf(JSON_LIKE)))));
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Bytes as text: printable ASCII as is, everything else as {@code \xNN}. */
+    static String printable(byte[] bytes) {
+        StringBuilder text = new StringBuilder(bytes.length + 16).append(bytes.length).append(" bytes: ");
+        for (byte b : bytes) {
+            if (b >= ' ' && b <= '~' && b != '\\') {
+                text.append((char) b);
+            } else {
+                text.append(String.format("\\x%02X", b & 0xFF));
+            }
+        }
+        return text.toString();
+    }
+
+    // ---- mutated envelopes ----
+
+    record MutatedEnvelope(GeneratedEnvelope generated, List<Mutation> mutations) {
+
+        byte[] bytes() {
+            byte[] input = generated.bytes();
+            for (Mutation mutation : mutations) {
+                input = mutation.applyTo(input);
+            }
+            return input;
+        }
     }
 
     enum MutationKind { FLIP, INSERT, DELETE, TRUNCATE }
@@ -504,11 +632,11 @@ class GeneratedEnvelopePropertyTest {
         }
     }
 
-    @Provide
-    Arbitrary<List<Mutation>> mutations() {
-        return Combinators.combine(
-                Arbitraries.of(MutationKind.class),
-                Arbitraries.doubles().between(0, 1).filter(position -> position < 1),
-                Arbitraries.bytes()).as(Mutation::new).list().ofMinSize(1).ofMaxSize(4);
+    /** One to four mutations; positions and bytes favour the ends of their ranges now and then. */
+    static List<Mutation> mutations(Gen gen) {
+        return gen.list(1, 4, () -> new Mutation(
+                gen.pick(MutationKind.values()),
+                gen.frequency(weight(1, () -> 0.0), weight(1, () -> Math.nextDown(1.0)), weight(8, gen::fraction)),
+                gen.frequency(weight(1, () -> gen.pick((byte) 0, (byte) -1, Byte.MAX_VALUE, Byte.MIN_VALUE)), weight(7, gen::anyByte))));
     }
 }

@@ -15,15 +15,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Ties the specs to the tests: every {@code #### Scenario:} in openspec/specs is proven by exactly one test whose
- * {@code @DisplayName} (or jqwik {@code @Label}) is "Scenario: " and the scenario's name, and no test names a
- * scenario that is gone.
+ * {@code @DisplayName} is "Scenario: " and the scenario's name, and no test names a scenario that is gone.
  */
 class SpecScenariosTest {
 
     private static final Path SPECS = Path.of("openspec/specs");
     private static final Path TESTS = Path.of("src/test/java");
     private static final Pattern SPEC_SCENARIO = Pattern.compile("^#### Scenario: (.+)$", Pattern.MULTILINE);
-    private static final Pattern TEST_SCENARIO = Pattern.compile("@(?:DisplayName|Label)\\(\"Scenario: ((?:[^\"\\\\]|\\\\.)*)\"\\)");
+    private static final Pattern TEST_SCENARIO = Pattern.compile("@DisplayName\\(\"Scenario: ((?:[^\"\\\\]|\\\\.)*)\"\\)");
 
     @Test
     @DisplayName("Every spec scenario is proven by exactly one test, and every scenario test names a spec scenario")
