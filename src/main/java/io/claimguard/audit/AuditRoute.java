@@ -5,11 +5,21 @@ import org.apache.camel.builder.RouteBuilder;
 import org.springframework.stereotype.Component;
 
 /**
- * Commits one accepted input's audit rows and makes its effective result the body. A unit: when any step
- * fails, the verify route's error handler runs the whole of it again, statement included.
+ * Commits accepted inputs' audit rows. {@code audit} hands the input to the {@link AuditWriter}, which batches
+ * concurrent inputs and waits for the commit; {@code audit-batch} runs a batch's one statement through camel-jdbc.
+ * Failures go back to the caller: to the verify route's error handler, which knows what they mean for the input.
  */
 @Component
 public class AuditRoute extends RouteBuilder {
+
+    /** Runs one batch statement (the body, its parameters in {@code CamelJdbcParameters}) and returns its rows. */
+    static final String WRITE_BATCH = "direct:audit-batch";
+
+    private final AuditWriter writer;
+
+    public AuditRoute(AuditWriter writer) {
+        this.writer = writer;
+    }
 
     @Override
     public void configure() {
@@ -17,8 +27,10 @@ public class AuditRoute extends RouteBuilder {
 
         from(Pipeline.AUDIT)
                 .routeId("audit")
-                .process(AuditStatements::prepareVerificationInsert)
-                .to("{{claimguard.endpoint.jdbc}}")
-                .process(AuditStatements::readAuditRow);
+                .process(writer::audit);
+
+        from(WRITE_BATCH)
+                .routeId("audit-batch")
+                .to("{{claimguard.endpoint.jdbc}}");
     }
 }

@@ -7,27 +7,36 @@ package io.claimguard.audit;
 final class AuditSql {
 
     /**
-     * Inserts the audit row and its claim_check rows in one statement, so that they commit together or not at
-     * all. A byte-identical input hits the unique key and inserts nothing; the statement then returns the
-     * earlier row's id with {@code created = false}.
+     * Inserts the audit rows and claim_check rows of a batch of inputs in one statement, so that they commit
+     * together or not at all. The one parameter, {@code batch}, is a JSON array with one object per input
+     * ({@link AuditBatchStatement}). An input whose bytes were audited before (the unique key on
+     * {@code input_sha256}) inserts nothing, and so does the second of two identical inputs in one batch. Returns
+     * one row per input, in batch order: {@code idx}, {@code audit_id} (its own new row, or the earlier row of
+     * identical bytes; null only when an identical input committed concurrently after this statement began) and
+     * {@code created}.
      */
-    static final String INSERT_VERIFICATION = """
-            WITH new_row AS (
-                SELECT nextval(pg_get_serial_sequence('claimguard.verification_audit', 'id')) AS id
+    static final String INSERT_VERIFICATIONS = """
+            WITH batch AS MATERIALIZED (
+                SELECT b.*, nextval(pg_get_serial_sequence('claimguard.verification_audit', 'id')) AS id
+                FROM jsonb_to_recordset(CAST(:?batch AS jsonb)) AS b(
+                    idx integer, request_id text, source text, source_ref text, received_at timestamptz,
+                    model_verdict text, effective_verdict text, downgraded boolean, guard_reasons jsonb,
+                    projection_mode text, groundedness_score double precision, critical_fact_count integer,
+                    input_sha256 text, envelope text, effective_result text, claims jsonb)
             ), inserted AS (
                 INSERT INTO claimguard.verification_audit (
                     id, request_id, source, source_ref, received_at, model_verdict, effective_verdict, downgraded,
                     guard_reasons, projection_mode, groundedness_score, critical_fact_count, input_sha256, audit)
-                SELECT new_row.id, :?request_id, :?source, :?source_ref, :?received_at, :?model_verdict,
-                       :?effective_verdict, :?downgraded,
-                       ARRAY(SELECT jsonb_array_elements_text(CAST(:?guard_reasons AS jsonb))),
-                       :?projection_mode, :?groundedness_score, :?critical_fact_count, :?input_sha256,
+                SELECT id, request_id, source, source_ref, received_at, model_verdict, effective_verdict, downgraded,
+                       ARRAY(SELECT jsonb_array_elements_text(guard_reasons)),
+                       projection_mode, groundedness_score, critical_fact_count, decode(input_sha256, 'hex'),
                        jsonb_build_object(
-                           'envelope', CAST(:?envelope AS jsonb),
-                           'effective_result', jsonb_set(CAST(:?effective_result AS jsonb), '{audit_id}', to_jsonb(new_row.id)))
-                FROM new_row
+                           'envelope', CAST(envelope AS jsonb),
+                           'effective_result', jsonb_set(CAST(effective_result AS jsonb), '{audit_id}', to_jsonb(id)))
+                FROM batch
+                ORDER BY idx
                 ON CONFLICT ON CONSTRAINT verification_audit_input_sha256_key DO NOTHING
-                RETURNING id
+                RETURNING id, input_sha256
             ), claims AS (
                 INSERT INTO claimguard.claim_check (
                     audit_id, ordinal, claim_id, claim_text, claim_type, verification, legacy_verification,
@@ -35,14 +44,21 @@ final class AuditSql {
                 SELECT inserted.id, c.ordinal, c.claim_id, c.claim_text, c.claim_type, c.verification,
                        c.legacy_verification, c.is_critical, c.detail, c.evidence_refs
                 FROM inserted
-                CROSS JOIN jsonb_to_recordset(CAST(:?claims AS jsonb)) AS c(
+                JOIN batch ON batch.id = inserted.id
+                CROSS JOIN jsonb_to_recordset(batch.claims) AS c(
                     ordinal integer, claim_id text, claim_text text, claim_type text, verification text,
                     legacy_verification text, is_critical boolean, detail text, evidence_refs jsonb)
             )
-            SELECT id AS audit_id, true AS created FROM inserted
-            UNION ALL
-            SELECT id, false FROM claimguard.verification_audit
-            WHERE input_sha256 = :?input_sha256 AND NOT EXISTS (SELECT 1 FROM inserted)
+            SELECT batch.idx,
+                   COALESCE(own.id, twin.id, earlier.id) AS audit_id,
+                   own.id IS NOT NULL AS created
+            FROM batch
+            LEFT JOIN inserted own ON own.id = batch.id
+            LEFT JOIN inserted twin
+                ON own.id IS NULL AND twin.input_sha256 = decode(batch.input_sha256, 'hex')
+            LEFT JOIN claimguard.verification_audit earlier
+                ON own.id IS NULL AND twin.id IS NULL AND earlier.input_sha256 = decode(batch.input_sha256, 'hex')
+            ORDER BY batch.idx
             """;
 
     /** Records a rejected or failed input once per delivery: a retried delivery hits the unique key. */

@@ -10,14 +10,16 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties("claimguard")
 public record ClaimGuardProperties(
-        FileDrop file, Jms jms, Broker broker, Limits limits, Processing processing, Database database, Seal seal) {
+        FileDrop file, Jms jms, Broker broker, Limits limits, Processing processing, Audit audit, Database database,
+        Seal seal) {
 
     /**
      * The file drop: inputs arrive in {@code inbox}; file inputs' results are also written to {@code outbox}.
      *
      * @param settleTime how long a file must have been unchanged before it is read
+     * @param concurrency files processed at the same time (their audit rows share database transactions)
      */
-    public record FileDrop(Path inbox, Path outbox, Duration pollDelay, Duration settleTime) {
+    public record FileDrop(Path inbox, Path outbox, Duration pollDelay, Duration settleTime, int concurrency) {
     }
 
     /**
@@ -58,6 +60,15 @@ public record ClaimGuardProperties(
      *     and such retries never give up
      */
     public record Processing(int maxRetries, Duration retryDelay, Duration outageRetryDelay, Duration outageMaxRetryDelay) {
+    }
+
+    /**
+     * How audit rows are written: inputs processed at the same time are committed together (group commit).
+     *
+     * @param writers threads writing batches, each with one database connection at a time
+     * @param maxBatchSize the most inputs in one statement and transaction
+     */
+    public record Audit(int writers, int maxBatchSize) {
     }
 
     /**

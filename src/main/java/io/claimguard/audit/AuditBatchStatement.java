@@ -1,0 +1,92 @@
+package io.claimguard.audit;
+
+import io.claimguard.domain.ProjectedClaim;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The parameter and the result of {@link AuditSql#INSERT_VERIFICATIONS}: a batch of audit records as one JSON
+ * array, and one {@link Outcome} per record read back from the rows the statement returns.
+ */
+final class AuditBatchStatement {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final HexFormat HEX = HexFormat.of();
+
+    /**
+     * What became of one record.
+     *
+     * @param auditId its audit row's id, or null when an identical input committed concurrently (retry to see it)
+     * @param created whether this statement created the row (false for an input audited before)
+     */
+    record Outcome(Long auditId, boolean created) {
+    }
+
+    private AuditBatchStatement() {
+    }
+
+    /** The statement's named parameters. */
+    static Map<String, Object> parameters(List<AuditRecord> records) {
+        ArrayNode batch = NODES.arrayNode(records.size());
+        for (int i = 0; i < records.size(); i++) {
+            AuditRecord record = records.get(i);
+            ObjectNode row = batch.addObject()
+                    .put("idx", i)
+                    .put("request_id", record.requestId())
+                    .put("source", record.source())
+                    .put("source_ref", record.sourceRef())
+                    .put("received_at", record.receivedAt().toString())
+                    .put("model_verdict", record.modelVerdict())
+                    .put("effective_verdict", record.effectiveVerdict())
+                    .put("downgraded", record.downgraded())
+                    .put("projection_mode", record.projectionMode())
+                    .put("groundedness_score", record.groundednessScore())
+                    .put("critical_fact_count", record.criticalFactCount())
+                    .put("input_sha256", HEX.formatHex(record.inputSha256()))
+                    .put("envelope", record.envelopeJson())
+                    .put("effective_result", record.effectiveResultJson());
+            ArrayNode reasons = row.putArray("guard_reasons");
+            record.guardReasons().forEach(reasons::add);
+            ArrayNode claims = row.putArray("claims");
+            for (ProjectedClaim claim : record.claims()) {
+                claims.addObject()
+                        .put("ordinal", claim.ordinal())
+                        .put("claim_id", claim.claimId())
+                        .put("claim_text", claim.claimText())
+                        .put("claim_type", claim.claimType())
+                        .put("verification", claim.verification())
+                        .put("legacy_verification", claim.legacyVerification().label())
+                        .put("is_critical", claim.critical())
+                        .put("detail", claim.detail())
+                        .set("evidence_refs", claim.evidenceRefs());
+            }
+        }
+        return Map.of("batch", JSON.writeValueAsString(batch));
+    }
+
+    /** Reads the returned rows ({@code idx}, {@code audit_id}, {@code created}) into one outcome per record. */
+    static List<Outcome> outcomes(List<?> rows, int records) {
+        if (rows == null || rows.size() != records) {
+            throw new IllegalStateException("the audit statement returned " + (rows == null ? 0 : rows.size())
+                    + " rows for " + records + " inputs");
+        }
+        List<Outcome> outcomes = new ArrayList<>(records);
+        for (int i = 0; i < records; i++) {
+            Map<?, ?> row = (Map<?, ?>) rows.get(i);
+            int idx = ((Number) row.get("idx")).intValue();
+            if (idx != i) {
+                throw new IllegalStateException("the audit statement returned row " + idx + " at position " + i);
+            }
+            Number auditId = (Number) row.get("audit_id");
+            outcomes.add(new Outcome(auditId == null ? null : auditId.longValue(), Boolean.TRUE.equals(row.get("created"))));
+        }
+        return outcomes;
+    }
+}

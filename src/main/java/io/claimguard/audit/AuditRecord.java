@@ -1,0 +1,70 @@
+package io.claimguard.audit;
+
+import io.claimguard.domain.EffectiveResult;
+import io.claimguard.domain.ProjectedClaim;
+import io.claimguard.domain.Verdict;
+import io.claimguard.domain.Verification;
+import io.claimguard.ingest.ReceivedInput;
+import java.time.OffsetDateTime;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The values of one input's {@code verification_audit} row and its {@code claim_check} rows, before the row has
+ * an id. A pure function of the input and its verification, so that the service and the benchmark's raw-JDBC
+ * ceiling write exactly the same rows.
+ *
+ * @param inputSha256 SHA-256 of the input's exact bytes: the unique key that makes a redelivery a no-op
+ * @param envelopeJson the envelope as received
+ * @param effectiveResultJson the effective result with {@code "audit_id": null}; the statement puts the id in
+ */
+public record AuditRecord(
+        String requestId,
+        String source,
+        String sourceRef,
+        OffsetDateTime receivedAt,
+        String modelVerdict,
+        String effectiveVerdict,
+        boolean downgraded,
+        List<String> guardReasons,
+        String projectionMode,
+        Double groundednessScore,
+        Integer criticalFactCount,
+        byte[] inputSha256,
+        String envelopeJson,
+        String effectiveResultJson,
+        List<ProjectedClaim> claims) {
+
+    public static AuditRecord of(ReceivedInput input, Verification verification) {
+        JsonNode output = verification.envelope().verifierOutput();
+        return new AuditRecord(
+                verification.requestId(),
+                input.source(),
+                Text.storable(input.sourceRef()),
+                input.receivedAt(),
+                verification.guard().modelVerdict().map(Verdict::name).orElse(null),
+                verification.guard().effectiveVerdict().name(),
+                verification.guard().downgraded(),
+                verification.guard().reasonCodes(),
+                verification.projection().mode().label(),
+                groundednessScore(output.get("groundedness_score")),
+                criticalFactCount(output.get("critical_fact_count")),
+                Sha256.of(input.payload()),
+                verification.envelope().json(),
+                EffectiveResult.toJson(verification, null),
+                verification.projection().claims());
+    }
+
+    /** The score column holds a finite number; anything else stays only in the audit JSON. */
+    private static Double groundednessScore(JsonNode score) {
+        if (score == null || !score.isNumber()) {
+            return null;
+        }
+        double value = score.doubleValue();
+        return Double.isFinite(value) ? value : null;
+    }
+
+    private static Integer criticalFactCount(JsonNode count) {
+        return count != null && count.isIntegralNumber() && count.canConvertToInt() ? count.intValue() : null;
+    }
+}
