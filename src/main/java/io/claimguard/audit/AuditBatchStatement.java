@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -16,7 +15,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class AuditBatchStatement {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final HexFormat HEX = HexFormat.of();
 
@@ -68,7 +66,7 @@ final class AuditBatchStatement {
                         .set("evidence_refs", claim.evidenceRefs());
             }
         }
-        return Map.of("batch", JSON.writeValueAsString(batch));
+        return Map.of("batch", StorableJson.MAPPER.writeValueAsString(batch));
     }
 
     /** Reads the returned rows ({@code idx}, {@code audit_id}, {@code created}) into one outcome per record. */

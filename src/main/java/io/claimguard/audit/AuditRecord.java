@@ -12,7 +12,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * The values of one input's {@code verification_audit} row and its {@code claim_check} rows, before the row has
  * an id. A pure function of the input and its verification, so that the service and the benchmark's raw-JDBC
- * ceiling write exactly the same rows.
+ * ceiling write exactly the same rows. Text and JSON are as PostgreSQL can store them ({@link Text},
+ * {@link StorableJson}): unchanged for all but the rare input carrying U+0000, a lone surrogate or a number
+ * beyond {@code numeric}.
  *
  * @param inputSha256 SHA-256 of the input's exact bytes: the unique key that makes a redelivery a no-op
  * @param envelopeJson the envelope as received
@@ -50,9 +52,16 @@ public record AuditRecord(
                 groundednessScore(output.get("groundedness_score")),
                 criticalFactCount(output.get("critical_fact_count")),
                 Sha256.of(input.payload()),
-                verification.envelope().json(),
-                EffectiveResult.toJson(verification, null),
-                verification.projection().claims());
+                StorableJson.text(verification.envelope().root(), verification.envelope().json()),
+                StorableJson.text(EffectiveResult.toNode(verification, null)),
+                verification.projection().claims().stream().map(AuditRecord::storable).toList());
+    }
+
+    private static ProjectedClaim storable(ProjectedClaim claim) {
+        return new ProjectedClaim(claim.ordinal(), Text.column(claim.claimId()), Text.column(claim.claimText()),
+                Text.column(claim.claimType()), Text.column(claim.verification()), claim.knownVerification(),
+                claim.legacyVerification(), claim.critical(), Text.column(claim.detail()),
+                StorableJson.node(claim.evidenceRefs()));
     }
 
     /** The score column holds a finite number; anything else stays only in the audit JSON. */

@@ -8,7 +8,9 @@ final class AuditSql {
 
     /**
      * Inserts the audit rows and claim_check rows of a batch of inputs in one statement, so that they commit
-     * together or not at all. The one parameter, {@code batch}, is a JSON array with one object per input
+     * together or not at all. The audit document is the envelope as received with the effective result added
+     * under {@code effective_result} ({@code claimguard_effective_result} if the envelope has a field of that name,
+     * which stays as it came). The one parameter, {@code batch}, is a JSON array with one object per input
      * ({@link AuditBatchStatement}). An input whose bytes were audited before (the unique key on
      * {@code input_sha256}) inserts nothing, and so does the second of two identical inputs in one batch. Returns
      * one row per input, in batch order: {@code idx}, {@code audit_id} (its own new row, or the earlier row of
@@ -17,7 +19,8 @@ final class AuditSql {
      */
     static final String INSERT_VERIFICATIONS = """
             WITH batch AS MATERIALIZED (
-                SELECT b.*, nextval(pg_get_serial_sequence('claimguard.verification_audit', 'id')) AS id
+                SELECT b.*, CAST(b.envelope AS jsonb) AS envelope_doc,
+                       nextval(pg_get_serial_sequence('claimguard.verification_audit', 'id')) AS id
                 FROM jsonb_to_recordset(CAST(:?batch AS jsonb)) AS b(
                     idx integer, request_id text, source text, source_ref text, received_at timestamptz,
                     model_verdict text, effective_verdict text, downgraded boolean, guard_reasons jsonb,
@@ -30,9 +33,10 @@ final class AuditSql {
                 SELECT id, request_id, source, source_ref, received_at, model_verdict, effective_verdict, downgraded,
                        ARRAY(SELECT jsonb_array_elements_text(guard_reasons)),
                        projection_mode, groundedness_score, critical_fact_count, decode(input_sha256, 'hex'),
-                       jsonb_build_object(
-                           'envelope', CAST(envelope AS jsonb),
-                           'effective_result', jsonb_set(CAST(effective_result AS jsonb), '{audit_id}', to_jsonb(id)))
+                       envelope_doc || jsonb_build_object(
+                           CASE WHEN envelope_doc -> 'effective_result' IS NOT NULL THEN 'claimguard_effective_result'
+                                ELSE 'effective_result' END,
+                           jsonb_set(CAST(effective_result AS jsonb), '{audit_id}', to_jsonb(id)))
                 FROM batch
                 ORDER BY idx
                 ON CONFLICT ON CONSTRAINT verification_audit_input_sha256_key DO NOTHING

@@ -7,6 +7,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -34,6 +37,12 @@ record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
     private static final double POISON_SHARE = 0.01;
     /** Byte-identical JMS/file pairs, as a share of all inputs. */
     private static final double IDENTICAL_PAIR_SHARE = 0.005;
+
+    /**
+     * Ends the request_id of every poison input; {@link #refusePoison} makes the database refuse such rows, a
+     * stand-in for any value PostgreSQL refuses as data (a DBA's constraint, a trigger).
+     */
+    static final String POISON_SUFFIX = ".poison";
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final ObjectWriter PRETTY = JSON.writerWithDefaultPrettyPrinter();
@@ -66,6 +75,14 @@ record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
         Set<String> jmsDigests = new HashSet<>();
         jms.forEach(input -> jmsDigests.add(input.sha256()));
         return files.stream().filter(input -> jmsDigests.contains(input.sha256())).count();
+    }
+
+    /** Adds the CHECK constraint that refuses poison inputs' rows (SQLSTATE 23514); once the schema exists. */
+    static void refusePoison(Connection sql) throws SQLException {
+        try (Statement statement = sql.createStatement()) {
+            statement.execute("ALTER TABLE claimguard.verification_audit ADD CONSTRAINT harness_refuses_poison"
+                    + " CHECK (request_id NOT LIKE '%" + POISON_SUFFIX + "')");
+        }
     }
 
     static Backlog generate(int inputs, String runId, Random random, Path examplesDir) {
@@ -163,13 +180,16 @@ record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
                     claimChecks(envelope), asBytes);
         }
 
-        /** A NUL character, written by Jackson as the escape {@code \u0000}: fine JSON, but no PostgreSQL text. */
+        /**
+         * A valid envelope whose request_id the harness's database refuses ({@link #POISON_SUFFIX}): ClaimGuard stores
+         * every value an envelope can hold, so a refusal comes from the database's own rules.
+         */
         private HarnessInput poison(String tag, Channel channel) {
             ObjectNode envelope = example();
-            envelope.put("request_id", tag);
-            ((ObjectNode) envelope.get("verifier_output")).put("rationale", "poisoned: a NUL \u0000 in " + tag);
-            return HarnessInput.of(tag, channel, Kind.POISON, tag, "processing_failed", PRETTY.writeValueAsBytes(envelope),
-                    claimChecks(envelope), false);
+            String requestId = tag + POISON_SUFFIX;
+            envelope.put("request_id", requestId);
+            return HarnessInput.of(tag, channel, Kind.POISON, requestId, "processing_failed",
+                    PRETTY.writeValueAsBytes(envelope), claimChecks(envelope), false);
         }
 
         private HarnessInput rejected(String tag, Channel channel, Rejection rejection) {

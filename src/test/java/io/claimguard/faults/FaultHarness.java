@@ -154,6 +154,7 @@ public final class FaultHarness {
             log("service up as pid %d (management port %d, broker tcp://127.0.0.1:%d, database %s via proxy port %d)",
                     service.pid(), managementPort, brokerPort, database.databaseName(), proxy.port());
 
+            Backlog.refusePoison(sql);
             JmsClient jms = new JmsClient("tcp://127.0.0.1:" + brokerPort);
             feed(backlog, jms, inbox);
             log("backlog fed: %,d JMS messages, %,d files; %,d of %,d rows committed so far", backlog.jms().size(),

@@ -40,8 +40,9 @@ class BatchedAuditIT extends ServiceTestSupport {
     @Test
     @DisplayName("Scenario: A batch with one poison input audits the others and dead-letters that one")
     void aBatchWithOnePoisonInputAuditsTheOthers() throws Exception {
-        String poisonCase = uniqueId("batch-poison");
-        String poison = passingV1(poisonCase).replace("\"grounded\"", "\"nul \\u0000 inside\"");
+        refuseRequestIdsWithRefusedPrefix();
+        String poisonCase = uniqueId(REFUSED_PREFIX + "batch-poison");
+        String poison = passingV1(poisonCase);
         List<String> good = new ArrayList<>();
         double splitsBefore = splits();
 

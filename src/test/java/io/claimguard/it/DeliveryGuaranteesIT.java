@@ -74,12 +74,12 @@ class DeliveryGuaranteesIT extends ServiceTestSupport {
     @Test
     @DisplayName("Scenario: An input PostgreSQL refuses is dead-lettered at once and holds nothing up")
     void inputTheDatabaseRefusesIsDeadLettered() throws Exception {
-        String requestId = uniqueId("poison");
-        // Valid JSON, but PostgreSQL cannot store U+0000 in text or jsonb.
-        String poison = passingV1(requestId).replace("\"grounded\"", "\"nul \\u0000 inside\"");
+        refuseRequestIdsWithRefusedPrefix();
+        String requestId = uniqueId(REFUSED_PREFIX + "poison");
+        String poison = passingV1(requestId);
         String name = requestId + ".json";
         dropFile(name, utf8(poison));
-        String testCase = uniqueId("poison-jms");
+        String testCase = uniqueId(REFUSED_PREFIX + "poison-jms");
         sendText(poison.replace(requestId, testCase), testCase);
         String behind = uniqueId("behind-poison");
         sendText(passingV1(behind), behind);
@@ -88,7 +88,7 @@ class DeliveryGuaranteesIT extends ServiceTestSupport {
         assertThat(fileDeadLetter).containsEntry("reason_code", "processing_failed");
         // a data refusal cannot succeed on a retry: dead-lettered at the first failure
         assertThat((String) fileDeadLetter.get("reason")).startsWith("processing failed after 1 attempt: ")
-                .contains("unsupported Unicode escape sequence");
+                .contains("test_refuses_request_id");
         assertThat((byte[]) fileDeadLetter.get("payload")).isEqualTo(utf8(poison));
         await().atMost(PATIENCE).until(() -> Files.exists(error(name)));
         DeadLetterMessage dead = receiveDeadLetter(testCase);

@@ -58,20 +58,44 @@ class FileDropIT extends ServiceTestSupport {
     }
 
     @Test
-    @DisplayName("Scenario: The audit JSON keeps the envelope as received beside the effective result")
-    void auditJsonKeepsEnvelopeAndEffectiveResult() {
+    @DisplayName("Scenario: The audit JSON is the envelope as received plus the effective result")
+    void auditJsonIsTheEnvelopePlusTheEffectiveResult() {
         String requestId = uniqueId("file-audit-json");
-        dropFile(requestId + ".json", utf8(gatekeeperFailedV2(requestId)));
+        String envelope = gatekeeperFailedV2(requestId);
+        dropFile(requestId + ".json", utf8(envelope));
         long auditId = ((Number) awaitAuditRow(requestId).get("id")).longValue();
 
-        JsonNode audit = JSON.readTree(SQL.queryForObject(
-                "SELECT audit::text FROM claimguard.verification_audit WHERE id = ?", String.class, auditId));
-        assertThat(audit.at("/envelope/producer").stringValue()).isEqualTo("verifier-v2");
-        assertThat(audit.at("/envelope/verifier_output/model_notes/kept").stringValue()).isEqualTo("as received");
-        assertThat(audit.at("/envelope/verifier_output/claim_checks/0/claim_id").stringValue()).isEqualTo("claim-1");
+        JsonNode audit = auditJson(auditId);
+        JsonNode received = JSON.readTree(envelope);
+        received.properties().forEach(field ->
+                assertThat(audit.get(field.getKey())).as(field.getKey()).isEqualTo(field.getValue()));
+        assertThat(audit.at("/producer").stringValue()).isEqualTo("verifier-v2");
+        assertThat(audit.at("/verifier_output/model_notes/kept").stringValue()).isEqualTo("as received");
+        assertThat(audit.at("/verifier_output/claim_checks/0/claim_id").stringValue()).isEqualTo("claim-1");
         assertThat(audit.at("/effective_result/audit_id").asLong()).isEqualTo(auditId);
         assertThat(audit.at("/effective_result/verdict").stringValue()).isEqualTo("REJECT");
-        assertThat(audit.at("/effective_result/claim_checks")).isEqualTo(audit.at("/envelope/verifier_output/claim_checks"));
+        assertThat(audit.at("/effective_result/claim_checks")).isEqualTo(audit.at("/verifier_output/claim_checks"));
+        assertThat(audit.size()).isEqualTo(received.size() + 1);
+    }
+
+    @Test
+    @DisplayName("Scenario: An envelope's own effective_result field is kept as it came")
+    void anEnvelopesOwnEffectiveResultFieldIsKept() {
+        String requestId = uniqueId("file-own-effective-result");
+        String envelope = gatekeeperFailedV2(requestId)
+                .replace("\"producer\": \"verifier-v2\"", "\"producer\": \"verifier-v2\", \"effective_result\": {\"mine\": true}");
+        dropFile(requestId + ".json", utf8(envelope));
+        long auditId = ((Number) awaitAuditRow(requestId).get("id")).longValue();
+
+        JsonNode audit = auditJson(auditId);
+        assertThat(audit.get("effective_result")).isEqualTo(JSON.readTree("{\"mine\": true}"));
+        assertThat(audit.at("/claimguard_effective_result/audit_id").asLong()).isEqualTo(auditId);
+        assertThat(audit.at("/claimguard_effective_result/verdict").stringValue()).isEqualTo("REJECT");
+    }
+
+    private static JsonNode auditJson(long auditId) {
+        return JSON.readTree(SQL.queryForObject(
+                "SELECT audit::text FROM claimguard.verification_audit WHERE id = ?", String.class, auditId));
     }
 
     @Test

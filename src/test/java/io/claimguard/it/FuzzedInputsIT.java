@@ -33,6 +33,10 @@ class FuzzedInputsIT extends ServiceTestSupport {
 
         await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofSeconds(1)).until(() -> unaccounted(distinct).isEmpty());
         assertThat(unaccounted(distinct)).isEmpty();
+        // every input the reader accepts is audited, whatever its values: none fails inside processing
+        List<String> failed = SQL.queryForList("SELECT encode(payload_sha256, 'hex') FROM claimguard.dead_letter"
+                + " WHERE source = 'jms' AND reason_code = 'processing_failed'", String.class);
+        assertThat(failed).as("fuzzed inputs dead-lettered as processing_failed").doesNotContainAnyElementsOf(distinct);
     }
 
     private static Set<String> unaccounted(Set<String> hashes) {

@@ -193,6 +193,24 @@ abstract class ServiceTestSupport {
         return deadLetters(sourceRef).get(0);
     }
 
+    // ---- a value the database refuses
+
+    /**
+     * Request ids starting with this are refused by the test database, by a CHECK constraint that
+     * {@link #refuseRequestIdsWithRefusedPrefix} adds: a stand-in for any value PostgreSQL refuses as data (SQLSTATE
+     * class 23 here; a DBA's constraint, a trigger), now that ClaimGuard stores every value an envelope can hold.
+     */
+    static final String REFUSED_PREFIX = "refused-";
+
+    static void refuseRequestIdsWithRefusedPrefix() {
+        SQL.execute("""
+                DO $$ BEGIN
+                    ALTER TABLE claimguard.verification_audit
+                        ADD CONSTRAINT test_refuses_request_id CHECK (request_id NOT LIKE 'refused-%');
+                EXCEPTION WHEN duplicate_object THEN NULL;
+                END $$""");
+    }
+
     // ---- seals
 
     /** Whether the input's audit rows exist and all have a seal. */
