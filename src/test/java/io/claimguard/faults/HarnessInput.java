@@ -15,7 +15,7 @@ import java.util.HexFormat;
  * @param claimChecks how many claim_check rows an accepted input's audit row must have
  * @param bytesMessage sent as a JMS BytesMessage (else a TextMessage)
  */
-record HarnessInput(
+public record HarnessInput(
         String tag,
         Channel channel,
         Kind kind,
@@ -27,11 +27,11 @@ record HarnessInput(
         boolean bytesMessage) {
 
     /** JMS property carrying the tag, for reading a dead-letter queue by hand. */
-    static final String TAG_PROPERTY = "FaultHarnessTag";
+    public static final String TAG_PROPERTY = "FaultHarnessTag";
 
-    enum Channel { JMS, FILE }
+    public enum Channel { JMS, FILE }
 
-    enum Kind {
+    public enum Kind {
         /** An acceptable envelope: audited exactly once and forwarded. */
         VALID,
         /** Not an acceptable envelope: dead-lettered with its rejection reason. */
@@ -40,13 +40,13 @@ record HarnessInput(
         POISON
     }
 
-    static HarnessInput of(String tag, Channel channel, Kind kind, String requestId, String expectedReasonCode,
+    public static HarnessInput of(String tag, Channel channel, Kind kind, String requestId, String expectedReasonCode,
             byte[] bytes, int claimChecks, boolean bytesMessage) {
         return new HarnessInput(tag, channel, kind, requestId, expectedReasonCode, bytes, sha256(bytes), claimChecks,
                 bytesMessage);
     }
 
-    String fileName() {
+    public String fileName() {
         return tag + ".json";
     }
 

@@ -17,22 +17,22 @@ import java.util.List;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 
 /** The harness's side of the service's embedded broker, reached like any producer: through its TCP acceptor. */
-final class JmsClient {
+public final class JmsClient {
 
     /** Persistent messages sent per local transaction: durable, without one journal sync per message. */
     private static final int SEND_BATCH = 100;
 
     private final String brokerUrl;
 
-    JmsClient(String brokerUrl) {
+    public JmsClient(String brokerUrl) {
         this.brokerUrl = brokerUrl;
     }
 
     /** A message as read from a queue: its body's bytes, and the audit id property where it has one. */
-    record Received(byte[] body, Long auditId) {
+    public record Received(byte[] body, Long auditId) {
     }
 
-    void send(String queue, List<HarnessInput> inputs) throws JMSException {
+    public void send(String queue, List<HarnessInput> inputs) throws JMSException {
         try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(brokerUrl);
                 Connection connection = factory.createConnection();
                 Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
@@ -63,7 +63,7 @@ final class JmsClient {
      * Consumes every message on the queue: until none has come for {@code quiet}, at most {@code limit} messages
      * and for at most {@code atMost}, so that it ends however the queue behaves.
      */
-    List<Received> drain(String queue, Duration quiet, int limit, Duration atMost) throws JMSException {
+    public List<Received> drain(String queue, Duration quiet, int limit, Duration atMost) throws JMSException {
         List<Received> received = new ArrayList<>();
         Instant deadline = Instant.now().plus(atMost);
         try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(brokerUrl);

@@ -22,8 +22,12 @@ import org.awaitility.core.ConditionTimeoutException;
  * The service under test as a separate JVM, started with {@code java -jar} and the harness's properties as
  * {@code --name=value} arguments. The harness starts the {@code java} launcher of its own runtime directly,
  * without a shell or script in between, so that {@link #kill()} sends SIGKILL to the service's JVM itself.
+ * Public for the throughput harness ({@code io.claimguard.bench}), which runs the same jar the same way.
  */
-final class ServiceProcess implements AutoCloseable {
+public final class ServiceProcess implements AutoCloseable {
+
+    /** Two cores shared with other builds: a bounded heap keeps the machine usable. */
+    public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx512m");
 
     private static final Duration POLL = Duration.ofMillis(250);
 
@@ -36,20 +40,25 @@ final class ServiceProcess implements AutoCloseable {
     private int starts;
     private volatile String lastReadiness = "not asked yet";
 
-    ServiceProcess(Path jar, Map<String, String> properties, Path logDir, int managementPort) {
+    public ServiceProcess(Path jar, Map<String, String> properties, Path logDir, int managementPort) {
+        this(jar, DEFAULT_JVM_OPTIONS, properties, logDir, managementPort);
+    }
+
+    /** @param jvmOptions options for the service's JVM, before {@code -jar}, e.g. {@code -Xmx256m} */
+    public ServiceProcess(Path jar, List<String> jvmOptions, Map<String, String> properties, Path logDir,
+            int managementPort) {
         this.logDir = logDir;
         this.managementPort = managementPort;
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // two cores shared with other builds: a bounded heap keeps the machine usable
-        command.add("-Xmx512m");
+        command.addAll(jvmOptions);
         command.add("-jar");
         command.add(jar.toAbsolutePath().toString());
         properties.forEach((name, value) -> command.add("--" + name + "=" + value));
         this.command = List.copyOf(command);
     }
 
-    synchronized void start() {
+    public synchronized void start() {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("the service is already running as pid " + process.pid());
         }
@@ -69,7 +78,7 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /** Waits until readiness answers 200 (database, broker and every route up), or fails if the process dies. */
-    void awaitReady(Duration atMost) {
+    public void awaitReady(Duration atMost) {
         try {
             await("readiness of service start " + starts).atMost(atMost).pollDelay(Duration.ZERO).pollInterval(POLL)
                     .until(() -> {
@@ -88,13 +97,13 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /** SIGKILL, no shutdown hook, no graceful stop: what a crash or the OOM killer does. */
-    synchronized void kill() {
+    public synchronized void kill() {
         process.destroyForcibly();
         awaitExit(Duration.ofSeconds(30));
     }
 
     /** SIGTERM: the graceful stop (inputs in flight finish), then SIGKILL if it takes too long. */
-    synchronized void stop() {
+    public synchronized void stop() {
         if (process == null || !process.isAlive()) {
             return;
         }
@@ -112,35 +121,35 @@ final class ServiceProcess implements AutoCloseable {
         }
     }
 
-    synchronized long pid() {
+    public synchronized long pid() {
         return process.pid();
     }
 
-    synchronized boolean alive() {
+    public synchronized boolean alive() {
         return process != null && process.isAlive();
     }
 
-    int starts() {
+    public int starts() {
         return starts;
     }
 
-    Path currentLog() {
+    public Path currentLog() {
         return currentLog;
     }
 
     /** GET on the management port: the status code, or -1 when nothing answered in time. */
-    int status(String path, Duration timeout) {
+    public int status(String path, Duration timeout) {
         HttpResponse<String> response = get(path, timeout);
         return response == null ? -1 : response.statusCode();
     }
 
     /** GET on the management port: the body of a 200 answer, or null. */
-    String body(String path, Duration timeout) {
+    public String body(String path, Duration timeout) {
         HttpResponse<String> response = get(path, timeout);
         return response != null && response.statusCode() == 200 ? response.body() : null;
     }
 
-    String logTail(int lines) {
+    public String logTail(int lines) {
         try {
             List<String> all = Files.readAllLines(currentLog, StandardCharsets.UTF_8);
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));

@@ -1,0 +1,136 @@
+package io.claimguard.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * What one throughput harness run does. The full run (the default) and {@code --quick} (a check that the harness
+ * works, for development) differ in size only; every figure can be overridden on the command line.
+ *
+ * @param size {@code full}, {@code quick} or {@code custom} (when a size was overridden)
+ * @param memory run the memory check ({@code --memory}) instead of the throughput comparison
+ * @param jmsInputs envelopes queued for the JMS drain (and written by the ceiling and the baseline)
+ * @param fileInputs files dropped for the file drain
+ * @param memoryInputs messages queued for the memory check
+ * @param latencyWindow how long each latency measurement sends inputs at half the drain rate
+ * @param drainTimeout how long one drain may take before the run gives up
+ * @param seed seeds the envelopes, so that a run can be repeated
+ * @param jar the service jar, run with {@code java -jar}
+ * @param resultsDir where the JSON and Markdown result files are written
+ * @param keepWork keep the temporary inbox, outbox, journals and service logs after a sound run (a broken run always
+ *     keeps them); the databases are dropped in any case
+ * @param serviceHeap the service's {@code -Xmx}
+ * @param serviceProperties extra {@code --name=value} service properties, e.g. to tune concurrency
+ */
+record ThroughputOptions(
+        String size,
+        boolean memory,
+        int jmsInputs,
+        int fileInputs,
+        int memoryInputs,
+        Duration latencyWindow,
+        Duration drainTimeout,
+        long seed,
+        Path jar,
+        Path resultsDir,
+        boolean keepWork,
+        String serviceHeap,
+        Map<String, String> serviceProperties) {
+
+    static final String USAGE = """
+            usage: ThroughputHarness [--quick] [--memory] [--jms N] [--files N] [--memory-messages N]
+                                     [--latency-seconds S] [--drain-timeout-seconds S] [--seed X]
+                                     [--service-heap SIZE] [--service-property name=value]...
+                                     [--jar target/claimguard-*.jar] [--results bench/results] [--keep-work]
+              default (full):  20000 JMS envelopes, 5000 files, 20 s of latency per path
+              --quick:         1000 JMS envelopes, 500 files, 5 s of latency per path
+              --memory:        100000 queued JMS messages drained by a service with -Xmx256m (--quick: 5000)
+            """;
+
+    static ThroughputOptions parse(String[] args) {
+        boolean quick = List.of(args).contains("--quick");
+        boolean memory = List.of(args).contains("--memory");
+        String size = quick ? "quick" : "full";
+        int jms = quick ? 1_000 : 20_000;
+        int files = quick ? 500 : 5_000;
+        int memoryMessages = quick ? 5_000 : 100_000;
+        long latencySeconds = quick ? 5 : 20;
+        long drainSeconds = 1_800;
+        long seed = System.nanoTime();
+        Path jar = null;
+        Path results = Path.of("bench/results");
+        boolean keepWork = false;
+        // the issue's memory check is -Xmx256m; the throughput run keeps the fault harness's bounded heap
+        String heap = memory ? "256m" : "512m";
+        Map<String, String> properties = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            switch (option) {
+                case "--quick", "--memory" -> { }
+                case "--jms" -> { jms = positive(option, value(args, ++i, option)); size = "custom"; }
+                case "--files" -> { files = positive(option, value(args, ++i, option)); size = "custom"; }
+                case "--memory-messages" -> { memoryMessages = positive(option, value(args, ++i, option)); size = "custom"; }
+                case "--latency-seconds" -> { latencySeconds = positive(option, value(args, ++i, option)); size = "custom"; }
+                case "--drain-timeout-seconds" -> drainSeconds = positive(option, value(args, ++i, option));
+                case "--seed" -> seed = Long.parseLong(value(args, ++i, option));
+                case "--service-heap" -> heap = value(args, ++i, option);
+                case "--service-property" -> {
+                    String property = value(args, ++i, option);
+                    int equals = property.indexOf('=');
+                    if (equals <= 0) {
+                        throw new IllegalArgumentException("--service-property needs name=value, got " + property);
+                    }
+                    properties.put(property.substring(0, equals), property.substring(equals + 1));
+                }
+                case "--jar" -> jar = Path.of(value(args, ++i, option));
+                case "--results" -> results = Path.of(value(args, ++i, option));
+                case "--keep-work" -> keepWork = true;
+                case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
+                default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
+            }
+        }
+        if (!heap.matches("\\d+[kKmMgG]?")) {
+            throw new IllegalArgumentException("--service-heap takes an -Xmx size such as 256m, got " + heap);
+        }
+        return new ThroughputOptions(size, memory, jms, files, memoryMessages, Duration.ofSeconds(latencySeconds),
+                Duration.ofSeconds(drainSeconds), seed, jar != null ? jar : findJar(), results, keepWork, heap,
+                Collections.unmodifiableMap(properties));
+    }
+
+    /** The one service jar {@code ./mvnw package} builds (not the plain {@code .jar.original}). */
+    private static Path findJar() {
+        List<Path> jars;
+        try (Stream<Path> files = Files.list(Path.of("target"))) {
+            jars = files.filter(file -> file.getFileName().toString().matches("claimguard-.*\\.jar")).sorted().toList();
+        } catch (IOException e) {
+            jars = List.of();
+        }
+        if (jars.size() != 1) {
+            throw new IllegalArgumentException("expected one target/claimguard-*.jar, found " + jars
+                    + ": run ./mvnw -B -DskipTests package first, or pass --jar");
+        }
+        return jars.get(0);
+    }
+
+    private static String value(String[] args, int index, String option) {
+        if (index >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+        }
+        return args[index];
+    }
+
+    private static int positive(String option, String value) {
+        int number = Integer.parseInt(value);
+        if (number <= 0) {
+            throw new IllegalArgumentException(option + " must be positive, got " + value);
+        }
+        return number;
+    }
+}
