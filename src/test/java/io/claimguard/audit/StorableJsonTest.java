@@ -71,6 +71,19 @@ class StorableJsonTest {
     }
 
     @Test
+    @DisplayName("The scan of the text as received finds every escape and exponent jsonb may refuse")
+    void scanFindsWhatJsonbMayRefuse() {
+        assertThat(StorableJson.mayBeRefused("{\"a\": \"\\u0000\"}")).isTrue();
+        assertThat(StorableJson.mayBeRefused("{\"a\": \"\\uD800\"}")).isTrue();
+        assertThat(StorableJson.mayBeRefused("{\"a\": \"\\udfff\"}")).isTrue();
+        assertThat(StorableJson.mayBeRefused("{\"a\": 1e1000}")).isTrue();
+        assertThat(StorableJson.mayBeRefused("{\"a\": 1E+0001000}")).isTrue();
+        assertThat(StorableJson.mayBeRefused("{\"a\": 1e-2000}")).isTrue();
+        assertThat(StorableJson.mayBeRefused("{\"a\": \"\\u00e9 \\u0001 \\uc800\", \"b\": 1e999, \"c\": 1e0999, \"d\": \"\\u000\"}")).isFalse();
+        assertThat(StorableJson.mayBeRefused("")).isFalse();
+    }
+
+    @Test
     @DisplayName("Text columns: U+0000 spelled out, lone surrogates replaced, null kept for nullable columns")
     void textColumns() {
         assertThat(Text.column("a\u0000b\udc00c\ud83d\ude00")).isEqualTo("a\\u0000b\uFFFDc\ud83d\ude00");

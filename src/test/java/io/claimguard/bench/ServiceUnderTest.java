@@ -82,7 +82,10 @@ final class ServiceUnderTest implements AutoCloseable {
         properties.put("management.endpoint.camelroutes.read-only", "false");
         // the service's own settings, unless the run tunes them
         properties.putAll(options.serviceProperties());
-        this.process = new ServiceProcess(options.jar(), List.of("-Xmx" + heap), properties, logs, managementPort);
+        List<String> jvmOptions = new ArrayList<>();
+        jvmOptions.add("-Xmx" + heap);
+        jvmOptions.addAll(options.serviceJvmOptions());
+        this.process = new ServiceProcess(options.jar(), jvmOptions, properties, logs, managementPort);
         this.jms = new JmsClient(brokerUrl);
         Runtime.getRuntime().addShutdownHook(new Thread(process::close, "throughput-harness-cleanup"));
     }

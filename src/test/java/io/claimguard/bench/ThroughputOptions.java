@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +28,7 @@ import java.util.stream.Stream;
  * @param keepWork keep the temporary inbox, outbox, journals and service logs after a sound run (a broken run always
  *     keeps them); the databases are dropped in any case
  * @param serviceHeap the service's {@code -Xmx}
+ * @param serviceJvmOptions extra options for the service JVM, e.g. to record a flight recording
  * @param serviceProperties extra {@code --name=value} service properties, e.g. to tune concurrency
  */
 record ThroughputOptions(
@@ -42,12 +44,14 @@ record ThroughputOptions(
         Path resultsDir,
         boolean keepWork,
         String serviceHeap,
+        List<String> serviceJvmOptions,
         Map<String, String> serviceProperties) {
 
     static final String USAGE = """
             usage: ThroughputHarness [--quick] [--memory] [--jms N] [--files N] [--memory-messages N]
                                      [--latency-seconds S] [--drain-timeout-seconds S] [--seed X]
                                      [--service-heap SIZE] [--service-property name=value]...
+                                     [--service-jvm-option OPTION]... (e.g. -XX:StartFlightRecording=...)
                                      [--jar target/claimguard-*.jar] [--results bench/results] [--keep-work]
               default (full):  20000 JMS envelopes, 5000 files, 20 s of latency per path
               --quick:         1000 JMS envelopes, 500 files, 5 s of latency per path
@@ -70,6 +74,7 @@ record ThroughputOptions(
         // the issue's memory check is -Xmx256m; the throughput run keeps the fault harness's bounded heap
         String heap = memory ? "256m" : "512m";
         Map<String, String> properties = new LinkedHashMap<>();
+        List<String> jvmOptions = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             switch (option) {
@@ -89,6 +94,7 @@ record ThroughputOptions(
                     }
                     properties.put(property.substring(0, equals), property.substring(equals + 1));
                 }
+                case "--service-jvm-option" -> jvmOptions.add(value(args, ++i, option));
                 case "--jar" -> jar = Path.of(value(args, ++i, option));
                 case "--results" -> results = Path.of(value(args, ++i, option));
                 case "--keep-work" -> keepWork = true;
@@ -101,7 +107,7 @@ record ThroughputOptions(
         }
         return new ThroughputOptions(size, memory, jms, files, memoryMessages, Duration.ofSeconds(latencySeconds),
                 Duration.ofSeconds(drainSeconds), seed, jar != null ? jar : findJar(), results, keepWork, heap,
-                Collections.unmodifiableMap(properties));
+                List.copyOf(jvmOptions), Collections.unmodifiableMap(properties));
     }
 
     /** The one service jar {@code ./mvnw package} builds (not the plain {@code .jar.original}). */
