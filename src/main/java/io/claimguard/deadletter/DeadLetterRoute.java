@@ -5,7 +5,10 @@ import io.claimguard.ingest.JmsIntakeRoute;
 import io.claimguard.ingest.ReceivedInput;
 import io.claimguard.observe.PipelineObserver;
 import io.claimguard.verify.Pipeline;
+import jakarta.jms.JMSException;
+import java.util.Enumeration;
 import org.apache.camel.Exchange;
+import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
 import org.springframework.stereotype.Component;
 
@@ -41,11 +44,21 @@ public class DeadLetterRoute extends RouteBuilder {
                 .end();
     }
 
-    /** The dead-letter queue gets the message as it came, text or bytes, with the reason as a property. */
-    private static void restoreOriginalMessage(Exchange exchange) {
-        exchange.getIn().removeHeaders("Camel*");
-        exchange.getIn().setBody(exchange.getProperty(JmsIntakeRoute.ORIGINAL_BODY));
-        exchange.getIn().setHeader(JmsIntakeRoute.REASON_PROPERTY, exchange.getProperty(Pipeline.DEAD_LETTER_REASON, String.class));
+    /**
+     * The dead-letter queue gets the message as it came, text or bytes, with its own JMS properties and the reason
+     * as one more.
+     */
+    private static void restoreOriginalMessage(Exchange exchange) throws JMSException {
+        Message message = exchange.getIn();
+        message.removeHeaders("*");
+        if (exchange.getProperty(JmsIntakeRoute.ORIGINAL_MESSAGE) instanceof jakarta.jms.Message original) {
+            for (Enumeration<?> names = original.getPropertyNames(); names.hasMoreElements(); ) {
+                String name = (String) names.nextElement();
+                message.setHeader(name, original.getObjectProperty(name));
+            }
+        }
+        message.setBody(exchange.getProperty(JmsIntakeRoute.ORIGINAL_BODY));
+        message.setHeader(JmsIntakeRoute.REASON_PROPERTY, exchange.getProperty(Pipeline.DEAD_LETTER_REASON, String.class));
     }
 
     private static ReceivedInput input(Exchange exchange) {

@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.component.jms.JmsMessage;
+import org.apache.camel.support.DefaultMessage;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,6 +21,8 @@ public class JmsIntakeRoute extends RouteBuilder {
     public static final String REASON_PROPERTY = "ClaimGuardDeadLetterReason";
     /** The message body as it came (String or byte[]), for the dead-letter queue. */
     public static final String ORIGINAL_BODY = "claimguardOriginalBody";
+    /** The JMS message as it came, whose properties the dead-letter copy carries. */
+    public static final String ORIGINAL_MESSAGE = "claimguardOriginalMessage";
 
     @Override
     public void configure() {
@@ -37,6 +41,13 @@ public class JmsIntakeRoute extends RouteBuilder {
         exchange.setProperty(Pipeline.INPUT, new ReceivedInput(ReceivedInput.JMS, messageId,
                 OffsetDateTime.now(), payload == null ? new byte[0] : payload));
         exchange.setProperty(ORIGINAL_BODY, body);
+        if (exchange.getIn() instanceof JmsMessage jms) {
+            exchange.setProperty(ORIGINAL_MESSAGE, jms.getJmsMessage());
+        }
+        // From here on the input lives in the exchange properties. An empty message keeps the rest of the way cheap:
+        // the error handler copies the message for every input (to restore it before a retry), and a JMS message
+        // is copied by reading every JMS header and property; nor can the input's properties leak onto the result.
+        exchange.setIn(new DefaultMessage(exchange));
     }
 
 }

@@ -24,6 +24,8 @@ final class Bench {
     static final String JMS_STREAM = "jms";
     static final String FILE_STREAM = "files";
     static final String JMS_LATENCY_STREAM = "lat-jms";
+    static final String WARM_UP_STREAM = "warm-jms";
+    static final String WARM_UP_FILE_STREAM = "warm-files";
     static final String FILE_LATENCY_STREAM = "lat-files";
     static final String MEMORY_STREAM = "mem";
 

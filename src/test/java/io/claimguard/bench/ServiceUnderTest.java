@@ -141,15 +141,26 @@ final class ServiceUnderTest implements AutoCloseable {
 
     /** {@code POST /actuator/camelroutes/{id}/start}; the endpoint's write operation wants a JSON body, even empty. */
     void startRoute(String routeId) throws IOException, InterruptedException {
+        routeOperation(routeId, "start");
+    }
+
+    /** Stops an intake route again (its inputs in flight finish first) and waits until the actuator says so. */
+    void stopRoute(String routeId) throws IOException, InterruptedException {
+        routeOperation(routeId, "stop");
+        await(routeId + " stopped").atMost(START_PATIENCE).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250))
+                .until(() -> "Stopped".equals(routeStatus().get(routeId)));
+    }
+
+    private void routeOperation(String routeId, String operation) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
-                        + "/actuator/camelroutes/" + routeId + "/start"))
+                        + "/actuator/camelroutes/" + routeId + "/" + operation))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{}"))
                 .timeout(Duration.ofSeconds(30))
                 .build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() / 100 != 2) {
-            throw new IllegalStateException("starting route " + routeId + " answered " + response.statusCode() + " "
+            throw new IllegalStateException(operation + " of route " + routeId + " answered " + response.statusCode() + " "
                     + response.body());
         }
     }

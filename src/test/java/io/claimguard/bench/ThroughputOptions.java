@@ -28,6 +28,7 @@ import java.util.stream.Stream;
  * @param keepWork keep the temporary inbox, outbox, journals and service logs after a sound run (a broken run always
  *     keeps them); the databases are dropped in any case
  * @param serviceHeap the service's {@code -Xmx}
+ * @param warmUpInputs JMS envelopes (and a fifth as many files) run through the service before the measured drains
  * @param serviceJvmOptions extra options for the service JVM, e.g. to record a flight recording
  * @param serviceProperties extra {@code --name=value} service properties, e.g. to tune concurrency
  */
@@ -37,6 +38,7 @@ record ThroughputOptions(
         int jmsInputs,
         int fileInputs,
         int memoryInputs,
+        int warmUpInputs,
         Duration latencyWindow,
         Duration drainTimeout,
         long seed,
@@ -48,13 +50,14 @@ record ThroughputOptions(
         Map<String, String> serviceProperties) {
 
     static final String USAGE = """
-            usage: ThroughputHarness [--quick] [--memory] [--jms N] [--files N] [--memory-messages N]
+            usage: ThroughputHarness [--quick] [--memory] [--jms N] [--files N] [--memory-messages N] [--warm-up N]
                                      [--latency-seconds S] [--drain-timeout-seconds S] [--seed X]
                                      [--service-heap SIZE] [--service-property name=value]...
                                      [--service-jvm-option OPTION]... (e.g. -XX:StartFlightRecording=...)
                                      [--jar target/claimguard-*.jar] [--results bench/results] [--keep-work]
-              default (full):  20000 JMS envelopes, 5000 files, 20 s of latency per path
-              --quick:         1000 JMS envelopes, 500 files, 5 s of latency per path
+              default (full):  20000 JMS envelopes, 5000 files, 20 s of latency per path, after a warm-up of
+                               6000 JMS envelopes and 1200 files through the service (0 for none)
+              --quick:         1000 JMS envelopes, 500 files, 5 s of latency per path, warm-up 1000
               --memory:        100000 queued JMS messages drained by a service with -Xmx256m (--quick: 5000)
             """;
 
@@ -65,6 +68,7 @@ record ThroughputOptions(
         int jms = quick ? 1_000 : 20_000;
         int files = quick ? 500 : 5_000;
         int memoryMessages = quick ? 5_000 : 100_000;
+        int warmUp = quick ? 1_000 : 6_000;
         long latencySeconds = quick ? 5 : 20;
         long drainSeconds = 1_800;
         long seed = System.nanoTime();
@@ -81,6 +85,7 @@ record ThroughputOptions(
                 case "--quick", "--memory" -> { }
                 case "--jms" -> { jms = positive(option, value(args, ++i, option)); size = "custom"; }
                 case "--files" -> { files = positive(option, value(args, ++i, option)); size = "custom"; }
+                case "--warm-up" -> { warmUp = Integer.parseInt(value(args, ++i, option)); size = "custom"; }
                 case "--memory-messages" -> { memoryMessages = positive(option, value(args, ++i, option)); size = "custom"; }
                 case "--latency-seconds" -> { latencySeconds = positive(option, value(args, ++i, option)); size = "custom"; }
                 case "--drain-timeout-seconds" -> drainSeconds = positive(option, value(args, ++i, option));
@@ -105,7 +110,10 @@ record ThroughputOptions(
         if (!heap.matches("\\d+[kKmMgG]?")) {
             throw new IllegalArgumentException("--service-heap takes an -Xmx size such as 256m, got " + heap);
         }
-        return new ThroughputOptions(size, memory, jms, files, memoryMessages, Duration.ofSeconds(latencySeconds),
+        if (warmUp < 0) {
+            throw new IllegalArgumentException("--warm-up must be 0 or more, got " + warmUp);
+        }
+        return new ThroughputOptions(size, memory, jms, files, memoryMessages, warmUp, Duration.ofSeconds(latencySeconds),
                 Duration.ofSeconds(drainSeconds), seed, jar != null ? jar : findJar(), results, keepWork, heap,
                 List.copyOf(jvmOptions), Collections.unmodifiableMap(properties));
     }
