@@ -13,4 +13,5 @@ COPY --from=build /claimguard.jar /app/claimguard.jar
 # inbox, outbox (and the journal, if the embedded broker is used)
 VOLUME /app/data
 EXPOSE 8081
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/claimguard.jar"]
+# out of memory, the JVM exits rather than run on half-broken: unacknowledged inputs come again after the restart
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-jar", "/app/claimguard.jar"]

@@ -3,6 +3,7 @@ package io.claimguard.config;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The {@code claimguard.*} settings. Defaults live in {@code application.yml}, so that the README's
@@ -25,6 +26,7 @@ public record ClaimGuardProperties(
     /**
      * The JMS queues.
      *
+     * @param consumerWindowSize how much each consumer may hold ahead of processing
      * @param maxDeliveryAttempts broker-side deliveries before a message that keeps rolling back (for example
      *     one that crashes the service) moves to the dead-letter queue without a dead_letter row
      */
@@ -33,6 +35,7 @@ public record ClaimGuardProperties(
             String outputQueue,
             String deadLetterQueue,
             int concurrentConsumers,
+            DataSize consumerWindowSize,
             int maxDeliveryAttempts,
             Duration redeliveryDelay,
             Duration maxRedeliveryDelay) {
@@ -43,8 +46,9 @@ public record ClaimGuardProperties(
      *
      * @param dataDirectory where its journal lives
      * @param acceptorUrl where producers in other processes connect (Artemis core protocol); blank for none
+     * @param globalMaxSize messages kept in memory before paging to disk; null for an eighth of the heap
      */
-    public record Broker(Path dataDirectory, String acceptorUrl) {
+    public record Broker(Path dataDirectory, String acceptorUrl, DataSize globalMaxSize) {
     }
 
     public record Limits(int maxBytes, int maxDepth) {

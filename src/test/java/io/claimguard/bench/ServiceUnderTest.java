@@ -84,6 +84,8 @@ final class ServiceUnderTest implements AutoCloseable {
         properties.putAll(options.serviceProperties());
         List<String> jvmOptions = new ArrayList<>();
         jvmOptions.add("-Xmx" + heap);
+        // as in production (Dockerfile): a JVM out of memory is broken, so it exits and the harness sees it at once
+        jvmOptions.add("-XX:+ExitOnOutOfMemoryError");
         jvmOptions.addAll(options.serviceJvmOptions());
         this.process = new ServiceProcess(options.jar(), jvmOptions, properties, logs, managementPort);
         this.jms = new JmsClient(brokerUrl);
