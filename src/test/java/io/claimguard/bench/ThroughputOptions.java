@@ -1,7 +1,6 @@
 package io.claimguard.bench;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import io.claimguard.faults.HarnessOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,7 +8,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * What one throughput harness run does. The full run (the default) and {@code --quick} (a check that the harness
@@ -114,23 +112,8 @@ record ThroughputOptions(
             throw new IllegalArgumentException("--warm-up must be 0 or more, got " + warmUp);
         }
         return new ThroughputOptions(size, memory, jms, files, memoryMessages, warmUp, Duration.ofSeconds(latencySeconds),
-                Duration.ofSeconds(drainSeconds), seed, jar != null ? jar : findJar(), results, keepWork, heap,
+                Duration.ofSeconds(drainSeconds), seed, jar != null ? jar : HarnessOptions.findJar(), results, keepWork, heap,
                 List.copyOf(jvmOptions), Collections.unmodifiableMap(properties));
-    }
-
-    /** The one service jar {@code ./mvnw package} builds (not the plain {@code .jar.original}). */
-    private static Path findJar() {
-        List<Path> jars;
-        try (Stream<Path> files = Files.list(Path.of("target"))) {
-            jars = files.filter(file -> file.getFileName().toString().matches("claimguard-.*\\.jar")).sorted().toList();
-        } catch (IOException e) {
-            jars = List.of();
-        }
-        if (jars.size() != 1) {
-            throw new IllegalArgumentException("expected one target/claimguard-*.jar, found " + jars
-                    + ": run ./mvnw -B -DskipTests package first, or pass --jar");
-        }
-        return jars.get(0);
     }
 
     private static String value(String[] args, int index, String option) {

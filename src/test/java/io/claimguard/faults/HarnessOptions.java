@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * @param resultsDir where the JSON and Markdown result files are written
  * @param keepWork keep the temporary inbox, outbox, journal and logs also after a passing run
  */
-record HarnessOptions(
+public record HarnessOptions(
         String size,
         int inputs,
         int kills,
@@ -78,8 +78,11 @@ record HarnessOptions(
                 Duration.ofSeconds(drainSeconds), seed, jar != null ? jar : findJar(), results, keepWork);
     }
 
-    /** The one service jar {@code ./mvnw package} builds (not the plain {@code .jar.original}). */
-    private static Path findJar() {
+    /**
+     * The one service jar {@code ./mvnw package} builds (not the plain {@code .jar.original}); the throughput harness
+     * finds it the same way.
+     */
+    public static Path findJar() {
         Path target = Path.of("target");
         List<Path> jars;
         try (Stream<Path> files = Files.list(target)) {
