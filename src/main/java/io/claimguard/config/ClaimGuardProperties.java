@@ -46,7 +46,7 @@ public record ClaimGuardProperties(
      *
      * @param dataDirectory where its journal lives
      * @param acceptorUrl where producers in other processes connect (Artemis core protocol); blank for none
-     * @param globalMaxSize messages kept in memory before paging to disk; null for an eighth of the heap
+     * @param globalMaxSize messages kept in memory before paging to disk; null for a quarter of the heap
      */
     public record Broker(Path dataDirectory, String acceptorUrl, DataSize globalMaxSize) {
     }
