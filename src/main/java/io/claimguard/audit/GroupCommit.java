@@ -131,7 +131,6 @@ public final class GroupCommit<T, R> implements AutoCloseable {
             List<T> items = new ArrayList<>(batch.size());
             batch.forEach(pending -> items.add(pending.item));
             results = writer.write(items);
-            listener.written(batch.size());
         } catch (Throwable failure) {
             if (batch.size() == 1 || wholeBatchFailure.test(failure)) {
                 batch.forEach(pending -> pending.result.completeExceptionally(failure));
@@ -151,6 +150,7 @@ public final class GroupCommit<T, R> implements AutoCloseable {
         for (int i = 0; i < batch.size(); i++) {
             batch.get(i).result.complete(results.get(i));
         }
+        listener.written(batch.size());
     }
 
     private static final class Pending<T, R> {
