@@ -13,7 +13,7 @@ import tools.jackson.databind.node.ObjectNode;
  * The parameter and the result of {@link AuditSql#INSERT_VERIFICATIONS}: a batch of audit records as one JSON
  * array, and one {@link Outcome} per record read back from the rows the statement returns.
  */
-final class AuditBatchStatement {
+public final class AuditBatchStatement {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final HexFormat HEX = HexFormat.of();
@@ -52,21 +52,30 @@ final class AuditBatchStatement {
                     .put("effective_result", record.effectiveResultJson());
             ArrayNode reasons = row.putArray("guard_reasons");
             record.guardReasons().forEach(reasons::add);
-            ArrayNode claims = row.putArray("claims");
-            for (ProjectedClaim claim : record.claims()) {
-                claims.addObject()
-                        .put("ordinal", claim.ordinal())
-                        .put("claim_id", claim.claimId())
-                        .put("claim_text", claim.claimText())
-                        .put("claim_type", claim.claimType())
-                        .put("verification", claim.verification())
-                        .put("legacy_verification", claim.legacyVerification().label())
-                        .put("is_critical", claim.critical())
-                        .put("detail", claim.detail())
-                        .set("evidence_refs", claim.evidenceRefs());
-            }
+            row.set("claims", claimRows(record.claims()));
         }
         return Map.of("batch", StorableJson.MAPPER.writeValueAsString(batch));
+    }
+
+    /**
+     * The claim_check rows of one input as a JSON array, one object per claim with the columns'
+     * names, as the statement reads them with {@code jsonb_to_recordset}.
+     */
+    public static ArrayNode claimRows(List<ProjectedClaim> claims) {
+        ArrayNode rows = NODES.arrayNode(claims.size());
+        for (ProjectedClaim claim : claims) {
+            rows.addObject()
+                    .put("ordinal", claim.ordinal())
+                    .put("claim_id", claim.claimId())
+                    .put("claim_text", claim.claimText())
+                    .put("claim_type", claim.claimType())
+                    .put("verification", claim.verification())
+                    .put("legacy_verification", claim.legacyVerification().label())
+                    .put("is_critical", claim.critical())
+                    .put("detail", claim.detail())
+                    .set("evidence_refs", claim.evidenceRefs());
+        }
+        return rows;
     }
 
     /** Reads the returned rows ({@code idx}, {@code audit_id}, {@code created}) into one outcome per record. */

@@ -3,12 +3,12 @@ package io.claimguard.bench;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.claimguard.audit.AuditBatchStatement;
 import io.claimguard.audit.AuditRecord;
 import io.claimguard.bench.BenchEnvelopes.BenchEnvelope;
 import io.claimguard.domain.EffectiveResult;
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.domain.Limits;
-import io.claimguard.domain.ProjectedClaim;
 import io.claimguard.domain.Verification;
 import io.claimguard.faults.JmsClient;
 import io.claimguard.ingest.ReceivedInput;
@@ -34,8 +34,6 @@ import org.apache.camel.component.jdbc.JdbcConstants;
 import org.apache.camel.component.jms.JmsComponent;
 import org.apache.camel.impl.DefaultCamelContext;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
  * The baseline: ClaimGuard's work done the way the Camel examples do it, one message at a time. An embedded
@@ -189,7 +187,7 @@ final class CamelBaseline {
         parameters.put("input_sha256", record.inputSha256());
         parameters.put("envelope", record.envelopeJson());
         parameters.put("effective_result", record.effectiveResultJson());
-        parameters.put("claims", claimRows(record.claims()));
+        parameters.put("claims", JSON.writeValueAsString(AuditBatchStatement.claimRows(record.claims())));
         exchange.setProperty(VERIFICATION, verification);
         exchange.getIn().setHeader(JdbcConstants.JDBC_PARAMETERS, parameters);
         exchange.getIn().setBody(INSERT_VERIFICATION);
@@ -204,24 +202,6 @@ final class CamelBaseline {
         long auditId = ((Number) ((Map<?, ?>) rows.get(0)).get("audit_id")).longValue();
         exchange.getIn().removeHeader(JdbcConstants.JDBC_PARAMETERS);
         exchange.getIn().setBody(EffectiveResult.toJson(exchange.getProperty(VERIFICATION, Verification.class), auditId));
-    }
-
-    /** The claim rows as one JSON array, as {@code AuditStatements.claimRows} built them in d7c3f4c. */
-    private static String claimRows(List<ProjectedClaim> claims) {
-        ArrayNode rows = JsonNodeFactory.instance.arrayNode(claims.size());
-        for (ProjectedClaim claim : claims) {
-            rows.addObject()
-                    .put("ordinal", claim.ordinal())
-                    .put("claim_id", claim.claimId())
-                    .put("claim_text", claim.claimText())
-                    .put("claim_type", claim.claimType())
-                    .put("verification", claim.verification())
-                    .put("legacy_verification", claim.legacyVerification().label())
-                    .put("is_critical", claim.critical())
-                    .put("detail", claim.detail())
-                    .set("evidence_refs", claim.evidenceRefs());
-        }
-        return JSON.writeValueAsString(rows);
     }
 
     private static Configuration brokerConfiguration(Path work) throws Exception {
