@@ -5,6 +5,7 @@ import io.claimguard.faults.HarnessInput;
 import io.claimguard.faults.HarnessInput.Channel;
 import io.claimguard.faults.HarnessInput.Kind;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -62,9 +63,22 @@ final class Bench {
         JsonNode id = JSON.readTree(effectiveResult).get("audit_id");
         if (id == null || !id.isIntegralNumber()) {
             throw new IllegalStateException("an effective result without an audit_id: "
-                    + new String(effectiveResult, 0, Math.min(200, effectiveResult.length), java.nio.charset.StandardCharsets.UTF_8));
+                    + new String(effectiveResult, 0, Math.min(200, effectiveResult.length), StandardCharsets.UTF_8));
         }
         return id.longValue();
+    }
+
+    /**
+     * Writes a result as {@code <kind>-<stamp>.json} (the report object, pretty-printed) and {@code .md}; returns the
+     * JSON file.
+     */
+    static Path writeResult(Path directory, String kind, String stamp, Object report, String markdown) throws IOException {
+        Files.createDirectories(directory);
+        Path json = directory.resolve(kind + "-" + stamp + ".json");
+        Files.writeString(json, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report) + "\n",
+                StandardCharsets.UTF_8);
+        Files.writeString(directory.resolve(kind + "-" + stamp + ".md"), markdown, StandardCharsets.UTF_8);
+        return json;
     }
 
     /** Progress lines, stamped with the seconds since the run began, as the fault harness writes them. */

@@ -1,13 +1,10 @@
 package io.claimguard.bench;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The memory check: a large queued backlog drained by a service with a small heap, its throughput in each tenth
@@ -103,12 +100,7 @@ record MemoryReport(
 
     /** Writes {@code memory-<stamp>.json} and {@code .md}; returns the JSON file. */
     Path write(Path directory, String stamp) throws IOException {
-        Files.createDirectories(directory);
-        Path json = directory.resolve("memory-" + stamp + ".json");
-        Files.writeString(json, JsonMapper.builder().build().writerWithDefaultPrettyPrinter().writeValueAsString(this) + "\n",
-                StandardCharsets.UTF_8);
-        Files.writeString(directory.resolve("memory-" + stamp + ".md"),
-                "# ClaimGuard memory check, " + size + " run, " + startedAt + "\n\n" + text(), StandardCharsets.UTF_8);
-        return json;
+        return Bench.writeResult(directory, "memory", stamp, this,
+                "# ClaimGuard memory check, " + size + " run, " + startedAt + "\n\n" + text());
     }
 }

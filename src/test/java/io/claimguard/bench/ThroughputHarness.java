@@ -118,6 +118,10 @@ public final class ThroughputHarness {
         double inputsPerSecond() {
             return inputs / drain.seconds();
         }
+
+        PathRun withLatency(LatencyProbe.Latency measured) {
+            return new PathRun(inputs, drain, peakRssMib, measured);
+        }
     }
 
     private int throughput(BenchEnvelopes workload, Path work) throws Exception {
@@ -225,15 +229,10 @@ public final class ThroughputHarness {
         }
         log.line("service JMS: %,d messages queued in %.1f s; starting %s", count, secondsSince(queueing),
                 ServiceUnderTest.JMS_ROUTE);
-        resetPeakRss(service);
-        ServiceUnderTest.Drain drain = service.drain(ServiceUnderTest.JMS_ROUTE, rowsBefore + count, options.drainTimeout());
-        double peakRss = ProcessProbe.peakRssMib(service.pid());
-        log.line("service JMS: drained in %.1f s: %,.0f inputs/s, %.2f CPU cores, peak RSS %,.0f MiB", drain.seconds(),
-                count / drain.seconds(), drain.cores(), peakRss);
+        PathRun drained = timedDrain(service, ServiceUnderTest.JMS_ROUTE, rowsBefore, count, "JMS");
         checkForwarded(service, count, "JMS");
-        LatencyProbe.Latency latency = latency(service, workload, Bench.JMS_LATENCY_STREAM, count / drain.seconds() / 2,
-                LatencyProbe.jms(service.brokerUrl(), ServiceUnderTest.INPUT_QUEUE), "JMS");
-        return new PathRun(count, drain, peakRss, latency);
+        return drained.withLatency(latency(service, workload, Bench.JMS_LATENCY_STREAM, drained.inputsPerSecond() / 2,
+                LatencyProbe.jms(service.brokerUrl(), ServiceUnderTest.INPUT_QUEUE), "JMS"));
     }
 
     private PathRun filePath(ServiceUnderTest service, BenchEnvelopes workload) throws Exception {
@@ -248,18 +247,27 @@ public final class ThroughputHarness {
         }
         log.line("service files: %,d files dropped in %.1f s; starting %s", count, secondsSince(dropping),
                 ServiceUnderTest.FILE_ROUTE);
-        resetPeakRss(service);
-        ServiceUnderTest.Drain drain = service.drain(ServiceUnderTest.FILE_ROUTE, rowsBefore + count, options.drainTimeout());
-        double peakRss = ProcessProbe.peakRssMib(service.pid());
-        log.line("service files: drained in %.1f s: %,.0f inputs/s, %.2f CPU cores, peak RSS %,.0f MiB", drain.seconds(),
-                count / drain.seconds(), drain.cores(), peakRss);
+        PathRun drained = timedDrain(service, ServiceUnderTest.FILE_ROUTE, rowsBefore, count, "files");
         // both intake routes run now: readiness must be 200, as in production
         service.awaitReady();
         checkForwarded(service, count, "file");
         checkFilesMoved(service, doneBefore + count);
-        LatencyProbe.Latency latency = latency(service, workload, Bench.FILE_LATENCY_STREAM, count / drain.seconds() / 2,
-                LatencyProbe.files(service.inbox()), "file");
-        return new PathRun(count, drain, peakRss, latency);
+        return drained.withLatency(latency(service, workload, Bench.FILE_LATENCY_STREAM, drained.inputsPerSecond() / 2,
+                LatencyProbe.files(service.inbox()), "file"));
+    }
+
+    /**
+     * Starts an intake route on its queued backlog and times the drain until {@code rowsBefore + count} audit rows
+     * exist; peak RSS covers the drain only. The latency is measured afterwards.
+     */
+    private PathRun timedDrain(ServiceUnderTest service, String route, long rowsBefore, int count, String path)
+            throws Exception {
+        resetPeakRss(service);
+        ServiceUnderTest.Drain drain = service.drain(route, rowsBefore + count, options.drainTimeout());
+        double peakRss = ProcessProbe.peakRssMib(service.pid());
+        log.line("service %s: drained in %.1f s: %,.0f inputs/s, %.2f CPU cores, peak RSS %,.0f MiB", path, drain.seconds(),
+                count / drain.seconds(), drain.cores(), peakRss);
+        return new PathRun(count, drain, peakRss, null);
     }
 
     /** Every drained input's result is on the output queue: one distinct audit id per input. */

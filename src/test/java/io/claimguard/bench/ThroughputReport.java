@@ -1,13 +1,10 @@
 package io.claimguard.bench;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One throughput run side by side: the ceiling, the baseline and the service's two paths, with the ratios and
@@ -121,12 +118,7 @@ record ThroughputReport(
 
     /** Writes {@code throughput-<stamp>.json} and {@code .md}; returns the JSON file. */
     Path write(Path directory, String stamp) throws IOException {
-        Files.createDirectories(directory);
-        Path json = directory.resolve("throughput-" + stamp + ".json");
-        Files.writeString(json, JsonMapper.builder().build().writerWithDefaultPrettyPrinter().writeValueAsString(this) + "\n",
-                StandardCharsets.UTF_8);
-        Files.writeString(directory.resolve("throughput-" + stamp + ".md"), markdown(), StandardCharsets.UTF_8);
-        return json;
+        return Bench.writeResult(directory, "throughput", stamp, this, markdown());
     }
 
     private static String ratio(Double value) {
