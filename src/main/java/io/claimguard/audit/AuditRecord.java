@@ -4,7 +4,7 @@ import io.claimguard.domain.EffectiveResult;
 import io.claimguard.domain.ProjectedClaim;
 import io.claimguard.domain.Verdict;
 import io.claimguard.domain.Verification;
-import io.claimguard.ingest.ReceivedInput;
+import io.claimguard.pipeline.ReceivedInput;
 import java.time.OffsetDateTime;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
@@ -41,7 +41,7 @@ public record AuditRecord(
         JsonNode output = verification.envelope().verifierOutput();
         return new AuditRecord(
                 verification.requestId(),
-                input.source(),
+                input.source().label(),
                 Text.storable(input.sourceRef()),
                 input.receivedAt(),
                 verification.guard().modelVerdict().map(Verdict::name).orElse(null),

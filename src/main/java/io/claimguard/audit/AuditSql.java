@@ -65,14 +65,6 @@ final class AuditSql {
             ORDER BY batch.idx
             """;
 
-    /** Records a rejected or failed input once per delivery: a retried delivery hits the unique key. */
-    static final String INSERT_DEAD_LETTER = """
-            INSERT INTO claimguard.dead_letter (
-                source, source_ref, received_at, reason_code, reason, payload, payload_sha256)
-            VALUES (:?source, :?source_ref, :?received_at, :?reason_code, :?reason, :?payload, :?payload_sha256)
-            ON CONFLICT ON CONSTRAINT dead_letter_delivery_key DO NOTHING
-            """;
-
     private AuditSql() {
     }
 }

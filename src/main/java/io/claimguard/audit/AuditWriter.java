@@ -3,9 +3,8 @@ package io.claimguard.audit;
 import io.claimguard.config.ClaimGuardProperties;
 import io.claimguard.domain.EffectiveResult;
 import io.claimguard.domain.Verification;
-import io.claimguard.ingest.ReceivedInput;
-import io.claimguard.verify.Outcome;
-import io.claimguard.verify.Pipeline;
+import io.claimguard.pipeline.Failures;
+import io.claimguard.pipeline.InputExchange;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -41,7 +40,7 @@ public class AuditWriter implements DisposableBean {
                 .register(registry);
         ClaimGuardProperties.Audit audit = properties.audit();
         this.groupCommit = new GroupCommit<>("audit", audit.writers(), audit.maxBatchSize(), this::write,
-                DatabaseOutage::isOutage, new GroupCommit.BatchListener() {
+                Failures::isOutage, new GroupCommit.BatchListener() {
                     @Override
                     public void written(int size) {
                         batchSizes.record(size);
@@ -64,14 +63,12 @@ public class AuditWriter implements DisposableBean {
 
     /** Commits the exchange's input's audit rows, then makes its effective result, with its audit id, the body. */
     public void audit(Exchange exchange) throws Exception {
-        ReceivedInput input = exchange.getProperty(Pipeline.INPUT, ReceivedInput.class);
-        Verification verification = exchange.getProperty(Pipeline.VERIFICATION, Verification.class);
-        AuditBatchStatement.Outcome outcome = groupCommit.submit(AuditRecord.of(input, verification));
+        Verification verification = InputExchange.verification(exchange);
+        AuditBatchStatement.Outcome outcome = groupCommit.submit(AuditRecord.of(InputExchange.input(exchange), verification));
         if (outcome.auditId() == null) {
             throw new ConcurrentDuplicateException();
         }
-        exchange.setProperty(Pipeline.AUDIT_ID, outcome.auditId());
-        exchange.setProperty(Pipeline.OUTCOME, outcome.created() ? Outcome.AUDITED : Outcome.DUPLICATE);
+        InputExchange.audited(exchange, outcome.auditId(), outcome.created());
         exchange.getIn().setBody(EffectiveResult.toJson(verification, outcome.auditId()));
     }
 

@@ -6,7 +6,7 @@ package io.claimguard.audit;
  * {@code \ud800}). U+0000 is stored spelled out as the six characters {@code \u0000}; a lone surrogate as
  * U+FFFD, the replacement character. Everything else is stored as it is.
  */
-final class Text {
+public final class Text {
 
     private static final char REPLACEMENT = '\uFFFD';
 
@@ -14,7 +14,7 @@ final class Text {
     }
 
     /** For NOT NULL columns (file names, reasons): null becomes the empty string. */
-    static String storable(String text) {
+    public static String storable(String text) {
         return text == null ? "" : column(text);
     }
 

@@ -1,5 +1,6 @@
 package io.claimguard.config;
 
+import io.claimguard.domain.Limits;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -49,9 +50,6 @@ public record ClaimGuardProperties(
      * @param globalMaxSize messages kept in memory before paging to disk; null for a quarter of the heap
      */
     public record Broker(Path dataDirectory, String acceptorUrl, DataSize globalMaxSize) {
-    }
-
-    public record Limits(int maxBytes, int maxDepth) {
     }
 
     /**

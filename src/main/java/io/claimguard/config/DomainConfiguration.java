@@ -1,7 +1,6 @@
 package io.claimguard.config;
 
 import io.claimguard.domain.EnvelopeReader;
-import io.claimguard.domain.Limits;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -11,6 +10,6 @@ public class DomainConfiguration {
 
     @Bean
     EnvelopeReader envelopeReader(ClaimGuardProperties properties) {
-        return new EnvelopeReader(new Limits(properties.limits().maxBytes(), properties.limits().maxDepth()));
+        return new EnvelopeReader(properties.limits());
     }
 }

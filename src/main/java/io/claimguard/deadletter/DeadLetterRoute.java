@@ -1,24 +1,34 @@
 package io.claimguard.deadletter;
 
-import io.claimguard.ingest.FileIntakeRoute;
-import io.claimguard.ingest.JmsIntakeRoute;
-import io.claimguard.ingest.ReceivedInput;
+import io.claimguard.audit.Sha256;
+import io.claimguard.audit.Text;
 import io.claimguard.observe.PipelineObserver;
-import io.claimguard.verify.Pipeline;
-import jakarta.jms.JMSException;
-import java.util.Enumeration;
+import io.claimguard.pipeline.DeadLetter;
+import io.claimguard.pipeline.InputExchange;
+import io.claimguard.pipeline.Pipeline;
+import io.claimguard.pipeline.ReceivedInput;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.camel.Exchange;
-import org.apache.camel.Message;
-import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.builder.endpoint.EndpointRouteBuilder;
+import org.apache.camel.component.jdbc.JdbcConstants;
 import org.springframework.stereotype.Component;
 
 /**
- * Sets a rejected or failed input aside, never losing it: its dead_letter row first (the body holds the prepared
- * statement), then, in the same unit of work as the input's acknowledgement, the original message onto the
- * dead-letter queue or the file into {@code .error/}.
+ * Records a rejected or failed input in {@code dead_letter}, with its exact bytes and why: once per delivery, so
+ * that a retried delivery makes no second row. Setting the input aside (the dead-letter queue, {@code .error/}) is
+ * its intake's part, in the same unit of work as its acknowledgement. Failures go back to the caller, whose
+ * policies know what they mean for the input.
  */
 @Component
-public class DeadLetterRoute extends RouteBuilder {
+public class DeadLetterRoute extends EndpointRouteBuilder {
+
+    static final String INSERT_DEAD_LETTER = """
+            INSERT INTO claimguard.dead_letter (
+                source, source_ref, received_at, reason_code, reason, payload, payload_sha256)
+            VALUES (:?source, :?source_ref, :?received_at, :?reason_code, :?reason, :?payload, :?payload_sha256)
+            ON CONFLICT ON CONSTRAINT dead_letter_delivery_key DO NOTHING
+            """;
 
     private final PipelineObserver observer;
 
@@ -28,40 +38,28 @@ public class DeadLetterRoute extends RouteBuilder {
 
     @Override
     public void configure() {
-        // failures go back to the verify route, whose error handler knows what they mean for the input
         errorHandler(noErrorHandler());
 
         from(Pipeline.DEAD_LETTER)
                 .routeId("dead-letter")
-                .to("{{claimguard.endpoint.jdbc}}")
-                .process(observer::deadLettered)
-                .choice()
-                    .when(exchange -> input(exchange).fromFile())
-                        .setProperty(FileIntakeRoute.DISPOSITION, constant(FileIntakeRoute.ERROR))
-                    .otherwise()
-                        .process(DeadLetterRoute::restoreOriginalMessage)
-                        .to("{{claimguard.endpoint.jms-dead-letter}}")
-                .end();
+                .process(DeadLetterRoute::prepareInsert)
+                .to(jdbc("dataSource").useHeadersAsParameters(true))
+                .process(observer::deadLettered);
     }
 
-    /**
-     * The dead-letter queue gets the message as it came, text or bytes, with its own JMS properties and the reason
-     * as one more.
-     */
-    private static void restoreOriginalMessage(Exchange exchange) throws JMSException {
-        Message message = exchange.getIn();
-        message.removeHeaders("*");
-        if (exchange.getProperty(JmsIntakeRoute.ORIGINAL_MESSAGE) instanceof jakarta.jms.Message original) {
-            for (Enumeration<?> names = original.getPropertyNames(); names.hasMoreElements(); ) {
-                String name = (String) names.nextElement();
-                message.setHeader(name, original.getObjectProperty(name));
-            }
-        }
-        message.setBody(exchange.getProperty(JmsIntakeRoute.ORIGINAL_BODY));
-        message.setHeader(JmsIntakeRoute.REASON_PROPERTY, exchange.getProperty(Pipeline.DEAD_LETTER_REASON, String.class));
-    }
-
-    private static ReceivedInput input(Exchange exchange) {
-        return exchange.getProperty(Pipeline.INPUT, ReceivedInput.class);
+    /** The insert in the body, its parameters in {@code CamelJdbcParameters}, as camel-jdbc takes them. */
+    private static void prepareInsert(Exchange exchange) {
+        ReceivedInput input = InputExchange.input(exchange);
+        DeadLetter deadLetter = InputExchange.deadLetter(exchange);
+        Map<String, Object> parameters = new HashMap<>();
+        parameters.put("source", input.source().label());
+        parameters.put("source_ref", Text.storable(input.sourceRef()));
+        parameters.put("received_at", input.receivedAt());
+        parameters.put("reason_code", deadLetter.reason().code());
+        parameters.put("reason", Text.storable(deadLetter.detail()));
+        parameters.put("payload", input.payload());
+        parameters.put("payload_sha256", Sha256.of(input.payload()));
+        exchange.getIn().setHeader(JdbcConstants.JDBC_PARAMETERS, parameters);
+        exchange.getIn().setBody(INSERT_DEAD_LETTER);
     }
 }

@@ -9,12 +9,10 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
@@ -40,7 +38,6 @@ public final class EnvelopeReader {
     public static final String SCHEMA_RESOURCE = "/schema/verifier-result-envelope.schema.json";
     static final String REQUEST_ID_RULE = "[A-Za-z0-9._:-]{1,128}";
     private static final Pattern REQUEST_ID_CHAR = Pattern.compile("[A-Za-z0-9._:-]");
-    private static final Pattern NESTING_DEPTH = Pattern.compile("nesting depth \\((\\d+)\\)");
     private static final char REPLACEMENT_CHARACTER = '\uFFFD';
 
     private final Limits limits;
@@ -52,14 +49,14 @@ public final class EnvelopeReader {
     public EnvelopeReader(Limits limits) {
         this.limits = limits;
         this.mapper = JsonMapper.builder(JsonFactory.builder()
-                        .streamReadConstraints(StreamReadConstraints.builder()
+                        .streamReadConstraints(new DepthReportingConstraints(StreamReadConstraints.builder()
                                 .maxNestingDepth(limits.maxDepth())
                                 // the byte limit is the only size limit: no string, name or number
                                 // below it may be refused by the parser's own defaults
                                 .maxStringLength(limits.maxBytes())
                                 .maxNameLength(limits.maxBytes())
                                 .maxNumberLength(limits.maxBytes())
-                                .build())
+                                .build()))
                         .build())
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
@@ -67,10 +64,6 @@ public final class EnvelopeReader {
                 .build();
         this.schema = loadSchema();
         this.schemaFastPath = SchemaFastPath.covers(schema.getSchemaNode());
-    }
-
-    public Limits limits() {
-        return limits;
     }
 
     /** Whether plainly valid envelopes skip the schema call (the schema still decides every other input). */
@@ -138,13 +131,9 @@ public final class EnvelopeReader {
         }
         try {
             return mapper.readTree(json);
-        } catch (StreamConstraintsException e) {
-            Matcher depth = NESTING_DEPTH.matcher(String.valueOf(e.getOriginalMessage()));
-            if (depth.find()) {
-                throw new EnvelopeRejectedException(RejectionReason.TOO_DEEP, "input nests objects and arrays deeper than the limit of "
-                        + limits.maxDepth() + " levels (claimguard.limits.max-depth)" + where(e.getLocation()));
-            }
-            throw notJson(e);
+        } catch (NestingTooDeep e) {
+            throw new EnvelopeRejectedException(RejectionReason.TOO_DEEP, "input nests objects and arrays deeper than the limit of "
+                    + limits.maxDepth() + " levels (claimguard.limits.max-depth)" + where(e.getLocation()));
         } catch (JacksonException e) {
             throw notJson(e);
         } catch (NumberFormatException e) {
@@ -251,6 +240,40 @@ public final class EnvelopeReader {
             case NULL -> "null";
             default -> node.getNodeType().name().toLowerCase();
         };
+    }
+
+    /**
+     * The reader's parser constraints, except that a nesting depth beyond the limit is thrown as {@link NestingTooDeep}.
+     * Jackson throws the same {@link StreamConstraintsException}, without a location, for every constraint and for its
+     * symbol table's hash-collision guard; only this type tells the depth violation apart.
+     */
+    private static final class DepthReportingConstraints extends StreamReadConstraints {
+
+        private static final long serialVersionUID = 1L;
+
+        DepthReportingConstraints(StreamReadConstraints constraints) {
+            super(constraints.getMaxNestingDepth(), constraints.getMaxDocumentLength(), constraints.getMaxTokenCount(),
+                    constraints.getMaxNumberLength(), constraints.getMaxStringLength(), constraints.getMaxNameLength());
+        }
+
+        @Override
+        public void validateNestingDepth(int depth) throws StreamConstraintsException {
+            try {
+                super.validateNestingDepth(depth);
+            } catch (StreamConstraintsException e) {
+                throw new NestingTooDeep(e.getOriginalMessage());
+            }
+        }
+    }
+
+    /** The parser's nesting depth exceeded {@link Limits#maxDepth()}. */
+    private static final class NestingTooDeep extends StreamConstraintsException {
+
+        private static final long serialVersionUID = 1L;
+
+        NestingTooDeep(String message) {
+            super(message);
+        }
     }
 
     private static Schema loadSchema() {

@@ -22,8 +22,4 @@ public record GuardDecision(
     public List<String> reasonCodes() {
         return reasons.stream().map(GuardReason::code).toList();
     }
-
-    public boolean fired(GuardRule rule) {
-        return reasons.stream().anyMatch(reason -> reason.rule() == rule);
-    }
 }

@@ -1,6 +1,9 @@
 package io.claimguard.domain;
 
-/** Why an input was rejected before it could be audited; the code is stable, the message is for people. */
+/**
+ * Why an input was recorded in {@code dead_letter} instead of being audited: every reason code there is, stable for
+ * queries and alerts. All but {@link #PROCESSING_FAILED} are rejections: the input is not an acceptable envelope.
+ */
 public enum RejectionReason {
     TOO_LARGE("too_large"),
     NOT_UTF8("not_utf8"),
@@ -10,7 +13,9 @@ public enum RejectionReason {
     REQUEST_ID_MISSING("request_id.missing"),
     REQUEST_ID_INVALID("request_id.invalid"),
     VERIFIER_OUTPUT_MISSING("verifier_output.missing"),
-    VERIFIER_OUTPUT_NOT_OBJECT("verifier_output.not_object");
+    VERIFIER_OUTPUT_NOT_OBJECT("verifier_output.not_object"),
+    /** Not a rejection: an acceptable envelope whose processing failed in a way retries could not cure. */
+    PROCESSING_FAILED("processing_failed");
 
     private final String code;
 

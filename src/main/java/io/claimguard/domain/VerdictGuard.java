@@ -1,6 +1,7 @@
 package io.claimguard.domain;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -14,6 +15,9 @@ public final class VerdictGuard {
 
     public static final String INVOCATION_REF_CHECK = "evidence.invocation_ref";
     private static final int MAX_LISTED = 5;
+    private static final String KNOWN_LABELS = Arrays.stream(ClaimVerification.values())
+            .map(ClaimVerification::label)
+            .collect(Collectors.joining(", "));
 
     private VerdictGuard() {
     }
@@ -138,8 +142,7 @@ public final class VerdictGuard {
                         + (claim.claimId() == null ? "" : " (" + claim.claimId() + ")") + " has "
                         + (claim.verification() == null ? "no verification" : "verification '" + claim.verification() + "'"))
                 .collect(Collectors.joining(", "));
-        return listed + more(unknown.size()) + "; known labels are direct_observation, reasonable_inference, overstated,"
-                + " unsupported, external_unknown, contradicted";
+        return listed + more(unknown.size()) + "; known labels are " + KNOWN_LABELS;
     }
 
     private static String more(int size) {

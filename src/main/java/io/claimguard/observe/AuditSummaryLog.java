@@ -4,17 +4,17 @@ import io.claimguard.domain.GuardDecision;
 import io.claimguard.domain.ProjectedClaim;
 import io.claimguard.domain.Verdict;
 import io.claimguard.domain.Verification;
-import io.claimguard.ingest.ReceivedInput;
-import io.claimguard.verify.Outcome;
-import io.claimguard.verify.Pipeline;
+import io.claimguard.pipeline.InputExchange;
+import io.claimguard.pipeline.Outcome;
+import io.claimguard.pipeline.ReceivedInput;
 import java.util.Map;
-import tools.jackson.databind.JsonNode;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.camel.Exchange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 
 /**
  * One INFO line per audited input, with counts and codes only: claims can hold customer data, so no claim
@@ -31,16 +31,16 @@ final class AuditSummaryLog {
         if (!LOG.isInfoEnabled()) {
             return;
         }
-        ReceivedInput input = exchange.getProperty(Pipeline.INPUT, ReceivedInput.class);
-        Verification verification = exchange.getProperty(Pipeline.VERIFICATION, Verification.class);
+        ReceivedInput input = InputExchange.input(exchange);
+        Verification verification = InputExchange.verification(exchange);
         GuardDecision guard = verification.guard();
         LOG.info("{} request_id={} audit_id={} source={} source_ref={} verdict={} model_verdict={} downgraded={}"
                         + " guard_reasons={} projection_mode={} claims={} critical_claims={} claim_verifications={}"
                         + " facts_checked={}",
-                exchange.getProperty(Pipeline.OUTCOME, Outcome.class) == Outcome.DUPLICATE ? "duplicate" : "audited",
+                InputExchange.outcome(exchange) == Outcome.DUPLICATE ? "duplicate" : "audited",
                 verification.requestId(),
-                exchange.getProperty(Pipeline.AUDIT_ID),
-                input.source(),
+                InputExchange.auditId(exchange),
+                input.source().label(),
                 input.sourceRef(),
                 guard.effectiveVerdict(),
                 guard.modelVerdict().map(Verdict::name).orElse("invalid"),

@@ -4,9 +4,10 @@ import io.claimguard.domain.GuardDecision;
 import io.claimguard.domain.GuardReason;
 import io.claimguard.domain.Verdict;
 import io.claimguard.domain.Verification;
-import io.claimguard.ingest.ReceivedInput;
-import io.claimguard.verify.Outcome;
-import io.claimguard.verify.Pipeline;
+import io.claimguard.pipeline.DeadLetter;
+import io.claimguard.pipeline.InputExchange;
+import io.claimguard.pipeline.Outcome;
+import io.claimguard.pipeline.ReceivedInput;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -30,18 +31,18 @@ public class PipelineObserver {
 
     /** After an input's audit rows are committed (or found to exist already). */
     public void audited(Exchange exchange) {
-        ReceivedInput input = input(exchange);
-        Verification verification = exchange.getProperty(Pipeline.VERIFICATION, Verification.class);
-        Outcome outcome = exchange.getProperty(Pipeline.OUTCOME, Outcome.class);
+        String source = InputExchange.input(exchange).source().label();
+        Verification verification = InputExchange.verification(exchange);
+        Outcome outcome = InputExchange.outcome(exchange);
         AuditSummaryLog.log(exchange);
         if (outcome == Outcome.DUPLICATE) {
-            counter("claimguard.duplicates", "Byte-identical inputs that made no new audit row", "source", input.source())
+            counter("claimguard.duplicates", "Byte-identical inputs that made no new audit row", "source", source)
                     .increment();
             return;
         }
         GuardDecision guard = verification.guard();
         counter("claimguard.audited", "Inputs audited, by effective and by model verdict",
-                "source", input.source(),
+                "source", source,
                 "verdict", guard.effectiveVerdict().name(),
                 "model_verdict", guard.modelVerdict().map(Verdict::name).orElse("invalid"),
                 "projection_mode", verification.projection().mode().label())
@@ -58,23 +59,23 @@ public class PipelineObserver {
 
     /** After a rejected or failed input's dead_letter row is committed. */
     public void deadLettered(Exchange exchange) {
-        ReceivedInput input = input(exchange);
-        String reasonCode = exchange.getProperty(Pipeline.DEAD_LETTER_CODE, String.class);
+        String source = InputExchange.input(exchange).source().label();
+        DeadLetter deadLetter = InputExchange.deadLetter(exchange);
         counter("claimguard.dead.letters", "Inputs recorded in claimguard.dead_letter",
-                "source", input.source(), "reason", reasonCode).increment();
-        if (exchange.getProperty(Pipeline.OUTCOME, Outcome.class) == Outcome.REJECTED) {
+                "source", source, "reason", deadLetter.reason().code()).increment();
+        if (InputExchange.outcome(exchange) == Outcome.REJECTED) {
             counter("claimguard.rejections", "Inputs rejected as not an acceptable envelope",
-                    "source", input.source(), "reason", reasonCode).increment();
+                    "source", source, "reason", deadLetter.reason().code()).increment();
         }
     }
 
     /** When an input is done with: audited and forwarded, or set aside. */
     public void completed(Exchange exchange) {
-        ReceivedInput input = input(exchange);
-        Outcome outcome = exchange.getProperty(Pipeline.OUTCOME, Outcome.class);
+        ReceivedInput input = InputExchange.input(exchange);
+        Outcome outcome = InputExchange.outcome(exchange);
         Timer.builder("claimguard.processing")
                 .description("From taking an input to having audited and forwarded it, or set it aside")
-                .tags("source", input.source(), "outcome", outcome == null ? "unknown" : outcome.name().toLowerCase())
+                .tags("source", input.source().label(), "outcome", outcome == null ? "unknown" : outcome.name().toLowerCase())
                 .publishPercentileHistogram()
                 .register(registry)
                 .record(Duration.between(input.receivedAt(), OffsetDateTime.now()));
@@ -82,9 +83,5 @@ public class PipelineObserver {
 
     private Counter counter(String name, String description, String... tags) {
         return Counter.builder(name).description(description).tags(tags).register(registry);
-    }
-
-    private static ReceivedInput input(Exchange exchange) {
-        return exchange.getProperty(Pipeline.INPUT, ReceivedInput.class);
     }
 }

@@ -1,6 +1,7 @@
 package io.claimguard.seal;
 
 import io.claimguard.config.ClaimGuardProperties;
+import io.claimguard.pipeline.Failures;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -87,22 +88,10 @@ public class AuditSealSchedule implements SmartLifecycle {
             failedRounds++;
             if (failedRounds == 1) {
                 LOG.warn("audit sealing failed, trying again every {} ms (further failures are logged at DEBUG): {}",
-                        period.toMillis(), describe(e));
+                        period.toMillis(), Failures.describe(e));
             } else {
-                LOG.debug("audit sealing failed again ({} rounds): {}", failedRounds, describe(e));
+                LOG.debug("audit sealing failed again ({} rounds): {}", failedRounds, Failures.describe(e));
             }
         }
-    }
-
-    private static String describe(Throwable failure) {
-        StringBuilder text = new StringBuilder(failure.getClass().getSimpleName()).append(": ").append(failure.getMessage());
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        if (root != failure) {
-            text.append(" (caused by ").append(root.getClass().getSimpleName()).append(": ").append(root.getMessage()).append(')');
-        }
-        return text.toString();
     }
 }

@@ -1,9 +1,10 @@
 package io.claimguard.domain;
 
-import static io.claimguard.domain.EnvelopeJson.claimCheck;
-import static io.claimguard.domain.EnvelopeJson.json;
+import static io.claimguard.testkit.Envelopes.claimCheck;
+import static io.claimguard.testkit.Envelopes.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.claimguard.testkit.Envelopes;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.DeserializationFeature;
@@ -25,7 +26,7 @@ class EffectiveResultTest {
     @Test
     @DisplayName("Scenario: Effective result carries exactly the contract fields")
     void effectiveResultCarriesExactlyTheContractFields() {
-        JsonNode result = written(Verification.of(EnvelopeJson.read(EnvelopeJson.checkoutSlowV2())), 42L);
+        JsonNode result = written(Verification.of(Envelopes.read(Envelopes.checkoutSlowV2())), 42L);
 
         assertThat(result.isObject()).isTrue();
         assertThat(result.propertyNames()).containsExactly("audit_id", "request_id", "verdict", "model_verdict",
@@ -36,7 +37,7 @@ class EffectiveResultTest {
     @Test
     @DisplayName("Scenario: Fields the contract does not name stay out of the effective result")
     void fieldsTheContractDoesNotNameStayOutOfTheEffectiveResult() {
-        String text = written(EnvelopeJson.clean()
+        String text = written(Envelopes.clean()
                 .set("producer", "{'name': 'superbiz-agent'}")
                 .output("model", "'verifier-v2-2026-11'")).toString();
 
@@ -46,7 +47,7 @@ class EffectiveResultTest {
     @Test
     @DisplayName("Scenario: audit_id and request_id identify the verification")
     void auditIdAndRequestIdIdentifyTheVerification() {
-        JsonNode result = written(EnvelopeJson.clean().set("request_id", "'req-checkout-7'").verify(), 42L);
+        JsonNode result = written(Envelopes.clean().set("request_id", "'req-checkout-7'").verify(), 42L);
 
         assertThat(result.path("audit_id").isIntegralNumber()).isTrue();
         assertThat(result.path("audit_id").longValue()).isEqualTo(42L);
@@ -56,7 +57,7 @@ class EffectiveResultTest {
     @Test
     @DisplayName("Scenario: audit_id is null before the audit row exists")
     void auditIdIsNullBeforeTheAuditRowExists() {
-        JsonNode result = written(EnvelopeJson.clean().verify(), null);
+        JsonNode result = written(Envelopes.clean().verify(), null);
 
         assertThat(result.has("audit_id")).isTrue();
         assertThat(result.path("audit_id").isNull()).isTrue();
@@ -65,7 +66,7 @@ class EffectiveResultTest {
     @Test
     @DisplayName("Scenario: verdict holds the guarded verdict")
     void verdictHoldsTheGuardedVerdict() {
-        JsonNode result = written(EnvelopeJson.clean().input("gatekeeper_result", INVOCATION_REF_FAILED));
+        JsonNode result = written(Envelopes.clean().input("gatekeeper_result", INVOCATION_REF_FAILED));
 
         assertThat(result.path("verdict").stringValue()).isEqualTo("REJECT");
         assertThat(result.path("model_verdict").stringValue()).isEqualTo("PASS");
@@ -74,7 +75,7 @@ class EffectiveResultTest {
     @Test
     @DisplayName("Scenario: Model verdict is written in upper case")
     void modelVerdictIsWrittenInUpperCase() {
-        JsonNode result = written(EnvelopeJson.clean().output("verdict", "'low_confid'"));
+        JsonNode result = written(Envelopes.clean().output("verdict", "'low_confid'"));
 
         assertThat(result.path("model_verdict").stringValue()).isEqualTo("LOW_CONFID");
         assertThat(result.path("verdict").stringValue()).isEqualTo("LOW_CONFID");
@@ -83,7 +84,7 @@ class EffectiveResultTest {
     @Test
     @DisplayName("Scenario: Invalid model verdict is written as null")
     void invalidModelVerdictIsWrittenAsNull() {
-        JsonNode result = written(EnvelopeJson.clean().output("verdict", "'APPROVED'"));
+        JsonNode result = written(Envelopes.clean().output("verdict", "'APPROVED'"));
 
         assertThat(result.has("model_verdict")).isTrue();
         assertThat(result.path("model_verdict").isNull()).isTrue();
@@ -93,7 +94,7 @@ class EffectiveResultTest {
     @Test
     @DisplayName("Scenario: Guard reasons carry code, cap and detail")
     void guardReasonsCarryCodeCapAndDetail() {
-        JsonNode result = written(EnvelopeJson.clean()
+        JsonNode result = written(Envelopes.clean()
                 .input("gatekeeper_result", "{'status': 'fail', 'failures': [{'check': 'evidence.trace_ref'}]}"));
 
         JsonNode guard = result.path("verdict_guard");
@@ -110,7 +111,7 @@ class EffectiveResultTest {
     @Test
     @DisplayName("Scenario: No reasons when no rule fires")
     void noReasonsWhenNoRuleFires() {
-        JsonNode result = written(EnvelopeJson.clean());
+        JsonNode result = written(Envelopes.clean());
 
         assertThat(result.path("verdict_guard")).isEqualTo(json("{'downgraded': false, 'reasons': []}"));
     }
@@ -121,7 +122,7 @@ class EffectiveResultTest {
         String claimChecks = "[" + claimCheck("claim-1", "checkout p95 latency is 2.8 s", "symptom", "direct_observation") + ", "
                 + claimCheck("claim-2", "payment-service CPU usage is at 92%", "symptom", "direct_observation") + "]";
         String hypothesisChecks = "[{'hypothesis': 'the card processor is slow', 'status': 'not_checked'}]";
-        EnvelopeJson envelope = EnvelopeJson.clean()
+        Envelopes envelope = Envelopes.clean()
                 .output("groundedness_score", "0.620")
                 .output("critical_fact_count", "2")
                 .output("rationale", "'latency and CPU are observed directly'")
@@ -141,7 +142,7 @@ class EffectiveResultTest {
     @Test
     @DisplayName("Scenario: Absent claim_checks and hypothesis_checks are written as empty lists")
     void absentClaimChecksAndHypothesisChecksAreWrittenAsEmptyLists() {
-        JsonNode result = written(EnvelopeJson.clean()
+        JsonNode result = written(Envelopes.clean()
                 .output("facts_checked", "[{'fact': 'CPU is high'}]")
                 .output("hypothesis_checks", "null"));
 
@@ -152,7 +153,7 @@ class EffectiveResultTest {
     @Test
     @DisplayName("Scenario: claim_checks that is not a list is carried as received")
     void claimChecksThatIsNotAListIsCarriedAsReceived() {
-        JsonNode result = written(EnvelopeJson.clean().output("claim_checks", "{'claim-1': 'direct_observation'}"));
+        JsonNode result = written(Envelopes.clean().output("claim_checks", "{'claim-1': 'direct_observation'}"));
 
         assertThat(result.path("claim_checks")).isEqualTo(json("{'claim-1': 'direct_observation'}"));
         assertThat(result.path("projection_mode").stringValue()).isEqualTo("none");
@@ -161,7 +162,7 @@ class EffectiveResultTest {
     @Test
     @DisplayName("Scenario: Absent scores and rationale are written as null")
     void absentScoresAndRationaleAreWrittenAsNull() {
-        JsonNode result = written(EnvelopeJson.clean()
+        JsonNode result = written(Envelopes.clean()
                 .withoutOutput("groundedness_score")
                 .withoutOutput("critical_fact_count")
                 .withoutOutput("rationale"));
@@ -175,7 +176,7 @@ class EffectiveResultTest {
     @Test
     @DisplayName("Scenario: facts_checked is the effective list")
     void factsCheckedIsTheEffectiveList() {
-        JsonNode result = written(EnvelopeJson.clean()
+        JsonNode result = written(Envelopes.clean()
                 .claimChecks(claimCheck("claim-1", "payment-service CPU usage is at 92%", "symptom", "direct_observation"))
                 .output("facts_checked", "[{'fact': 'the verifier wrote this itself'}]"));
 
@@ -192,13 +193,13 @@ class EffectiveResultTest {
                 [{'fact': 'payment-service CPU is at 92%', 'is_critical': true, 'verification': 'direct_evidence',
                   'detail': 'query_metrics shows CPU=92%', 'evidence_refs': [{'trace_ref': 'trace-2'}]}]""";
 
-        JsonNode result = written(EnvelopeJson.clean().output("facts_checked", verifierFacts));
+        JsonNode result = written(Envelopes.clean().output("facts_checked", verifierFacts));
 
         assertThat(result.path("facts_checked")).isEqualTo(json(verifierFacts));
         assertThat(result.path("projection_mode").stringValue()).isEqualTo("legacy");
     }
 
-    private static JsonNode written(EnvelopeJson envelope) {
+    private static JsonNode written(Envelopes envelope) {
         return written(envelope.verify(), 1L);
     }
 

@@ -1,12 +1,13 @@
 package io.claimguard.domain;
 
-import static io.claimguard.domain.EnvelopeJson.read;
-import static io.claimguard.domain.EnvelopeJson.rejectionOf;
+import static io.claimguard.testkit.Envelopes.read;
+import static io.claimguard.testkit.Envelopes.rejectionOf;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.claimguard.testkit.Envelopes;
 import java.io.ByteArrayOutputStream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class EnvelopeIntakeTest {
     @Test
     @DisplayName("Scenario: Complete V2 envelope is accepted")
     void completeV2EnvelopeIsAccepted() {
-        Envelope envelope = read(EnvelopeJson.checkoutSlowV2());
+        Envelope envelope = read(Envelopes.checkoutSlowV2());
 
         assertThat(envelope.requestId()).isEqualTo("chat-7f3a9c.req-0042");
         assertThat(envelope.verifierInput().propertyNames()).containsExactly("original_query", "executor_final_answer",

@@ -2,6 +2,7 @@ package io.claimguard.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.claimguard.testkit.Envelopes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,7 +73,7 @@ class ExamplesTest {
     }
 
     private static Envelope read(String file) throws IOException, EnvelopeRejectedException {
-        return EnvelopeJson.READER.read(Files.readAllBytes(EXAMPLES.resolve(file)));
+        return Envelopes.READER.read(Files.readAllBytes(EXAMPLES.resolve(file)));
     }
 
     private static List<String> exampleFiles() throws IOException {

@@ -5,6 +5,7 @@ import static io.claimguard.domain.SeededCases.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.claimguard.domain.SeededCases.Gen;
+import io.claimguard.testkit.Envelopes;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -36,7 +37,7 @@ import tools.jackson.databind.node.ObjectNode;
 class GeneratedEnvelopePropertyTest {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    private static final EnvelopeReader READER = EnvelopeJson.READER;
+    private static final EnvelopeReader READER = Envelopes.READER;
 
     // Without UNICODE_CASE, CASE_INSENSITIVE folds ASCII letters only: the contract's rule, stated independently.
     private static final Pattern VALID_VERDICT = Pattern.compile("PASS|LOW_CONFID|REJECT", Pattern.CASE_INSENSITIVE);
@@ -379,7 +380,7 @@ class GeneratedEnvelopePropertyTest {
         }
 
         Verification verify() {
-            return Verification.of(EnvelopeJson.read(bytes()));
+            return Verification.of(Envelopes.read(bytes()));
         }
     }
 

@@ -1,10 +1,11 @@
 package io.claimguard.domain;
 
-import static io.claimguard.domain.EnvelopeJson.claimCheck;
-import static io.claimguard.domain.EnvelopeJson.claimCheckVerifiedAs;
-import static io.claimguard.domain.EnvelopeJson.json;
+import static io.claimguard.testkit.Envelopes.claimCheck;
+import static io.claimguard.testkit.Envelopes.claimCheckVerifiedAs;
+import static io.claimguard.testkit.Envelopes.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.claimguard.testkit.Envelopes;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -202,7 +203,7 @@ class LegacyProjectionTest {
     @Test
     @DisplayName("Scenario: Both claim_checks and facts_checked emitted")
     void bothClaimChecksAndFactsCheckedEmitted() {
-        Projection projection = project(EnvelopeJson.clean()
+        Projection projection = project(Envelopes.clean()
                 .claimChecks(claimCheck("claim-1", "CPU is at 92%", "symptom", "direct_observation"))
                 .output("facts_checked", "[{'fact': 'CPU is high', 'is_critical': true, 'verification': 'direct_evidence'}]"));
 
@@ -217,7 +218,7 @@ class LegacyProjectionTest {
                 [{'fact': 'payment-service CPU is at 92%', 'is_critical': true, 'verification': 'direct_evidence',
                   'detail': 'query_metrics', 'evidence_refs': ['trace-2']}]""";
 
-        Projection projection = project(EnvelopeJson.clean().output("facts_checked", verifierFacts));
+        Projection projection = project(Envelopes.clean().output("facts_checked", verifierFacts));
 
         assertThat(projection.mode()).isEqualTo(ProjectionMode.LEGACY);
         assertThat(projection.factsChecked()).isEqualTo(json(verifierFacts));
@@ -227,7 +228,7 @@ class LegacyProjectionTest {
     @Test
     @DisplayName("Scenario: Neither claim_checks nor facts_checked emitted")
     void neitherClaimChecksNorFactsCheckedEmitted() {
-        Projection projection = project(EnvelopeJson.clean());
+        Projection projection = project(Envelopes.clean());
 
         assertThat(projection.mode()).isEqualTo(ProjectionMode.NONE);
         assertThat(projection.factsChecked()).isEqualTo(json("[]"));
@@ -245,7 +246,7 @@ class LegacyProjectionTest {
     @Test
     @DisplayName("Scenario: Null claim_checks counts as not emitted")
     void nullClaimChecksCountsAsNotEmitted() {
-        Projection projection = project(EnvelopeJson.clean()
+        Projection projection = project(Envelopes.clean()
                 .output("claim_checks", "null")
                 .output("facts_checked", "[{'fact': 'CPU is high'}]"));
 
@@ -255,7 +256,7 @@ class LegacyProjectionTest {
     @Test
     @DisplayName("Scenario: Null facts_checked counts as not emitted")
     void nullFactsCheckedCountsAsNotEmitted() {
-        Projection projection = project(EnvelopeJson.clean()
+        Projection projection = project(Envelopes.clean()
                 .claimChecks(claimCheckVerifiedAs("direct_observation"))
                 .output("facts_checked", "null"));
 
@@ -265,7 +266,7 @@ class LegacyProjectionTest {
     @Test
     @DisplayName("Scenario: claim_checks that is not an array counts as not emitted")
     void claimChecksThatIsNotAnArrayCountsAsNotEmitted() {
-        EnvelopeJson objectClaimChecks = EnvelopeJson.clean().output("claim_checks", "{'claim-1': 'direct_observation'}");
+        Envelopes objectClaimChecks = Envelopes.clean().output("claim_checks", "{'claim-1': 'direct_observation'}");
 
         Projection withoutFacts = project(objectClaimChecks);
         Projection withFacts = project(objectClaimChecks.output("facts_checked", "[{'fact': 'CPU is high'}]"));
@@ -279,7 +280,7 @@ class LegacyProjectionTest {
     @Test
     @DisplayName("Scenario: facts_checked that is not an array is passed on unchanged")
     void factsCheckedThatIsNotAnArrayIsPassedOnUnchanged() {
-        Projection projection = project(EnvelopeJson.clean().output("facts_checked", "'none found'"));
+        Projection projection = project(Envelopes.clean().output("facts_checked", "'none found'"));
 
         assertThat(projection.mode()).isEqualTo(ProjectionMode.LEGACY);
         assertThat(projection.factsChecked().stringValue()).isEqualTo("none found");
@@ -288,7 +289,7 @@ class LegacyProjectionTest {
     @Test
     @DisplayName("Scenario: Projecting leaves the verifier output unchanged")
     void projectingLeavesTheVerifierOutputUnchanged() {
-        ObjectNode verifierOutput = EnvelopeJson.clean()
+        ObjectNode verifierOutput = Envelopes.clean()
                 .claimChecks("{'claim_id': 'claim-1', 'claim_text': 'CPU is high', 'verification': 'direct_observation',"
                         + " 'evidence_refs': [{'trace_ref': 'trace-2'}]}", "'claim-2'")
                 .output("facts_checked", "[{'fact': 'CPU is high'}]")
@@ -319,10 +320,10 @@ class LegacyProjectionTest {
     }
 
     private static Projection projectClaims(String... checks) {
-        return project(EnvelopeJson.clean().claimChecks(checks));
+        return project(Envelopes.clean().claimChecks(checks));
     }
 
-    private static Projection project(EnvelopeJson envelope) {
+    private static Projection project(Envelopes envelope) {
         return envelope.projection();
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import io.claimguard.testkit.Envelopes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -40,7 +41,7 @@ class SchemaFastPathTest {
     @DisplayName("The shipped envelope schema is covered by the fast path")
     void shippedSchemaIsCovered() {
         assertThat(SchemaFastPath.covers(SCHEMA_JSON)).isTrue();
-        assertThat(EnvelopeJson.READER.usesSchemaFastPath()).isTrue();
+        assertThat(Envelopes.READER.usesSchemaFastPath()).isTrue();
     }
 
     @Test

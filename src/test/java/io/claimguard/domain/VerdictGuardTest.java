@@ -1,10 +1,11 @@
 package io.claimguard.domain;
 
-import static io.claimguard.domain.EnvelopeJson.claimCheck;
-import static io.claimguard.domain.EnvelopeJson.claimCheckVerifiedAs;
+import static io.claimguard.testkit.Envelopes.claimCheck;
+import static io.claimguard.testkit.Envelopes.claimCheckVerifiedAs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.claimguard.testkit.Envelopes;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Clean input keeps the model's verdict")
     void cleanInputKeepsTheModelsVerdict() {
-        GuardDecision decision = EnvelopeJson.clean()
+        GuardDecision decision = Envelopes.clean()
                 .claimChecks(claimCheckVerifiedAs("direct_observation"), claimCheckVerifiedAs("contradicted"))
                 .guard();
 
@@ -35,7 +36,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Strictest cap wins")
     void strictestCapWins() {
-        GuardDecision decision = EnvelopeJson.clean()
+        GuardDecision decision = Envelopes.clean()
                 .input("gatekeeper_result", INVOCATION_REF_FAILED)
                 .input("executor_output_parse_status", MALFORMED)
                 .guard();
@@ -48,7 +49,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Gatekeeper invocation_ref failure caps at REJECT")
     void gatekeeperInvocationRefFailureCapsAtReject() {
-        GuardDecision decision = EnvelopeJson.clean().input("gatekeeper_result", INVOCATION_REF_FAILED).guard();
+        GuardDecision decision = Envelopes.clean().input("gatekeeper_result", INVOCATION_REF_FAILED).guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
             assertThat(reason.rule()).isEqualTo(GuardRule.GATEKEEPER_INVOCATION_REF);
@@ -63,7 +64,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Failure check names compare exactly")
     void failureCheckNamesCompareExactly() {
-        GuardDecision decision = EnvelopeJson.clean()
+        GuardDecision decision = Envelopes.clean()
                 .input("gatekeeper_result", "{'status': 'fail', 'failures': [{'check': 'Evidence.Invocation_Ref'}]}")
                 .guard();
 
@@ -74,7 +75,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Gatekeeper failure of another check caps at LOW_CONFID")
     void gatekeeperFailureOfAnotherCheckCapsAtLowConfid() {
-        GuardDecision decision = EnvelopeJson.clean().input("gatekeeper_result", TRACE_REF_FAILED).guard();
+        GuardDecision decision = Envelopes.clean().input("gatekeeper_result", TRACE_REF_FAILED).guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
             assertThat(reason.rule()).isEqualTo(GuardRule.GATEKEEPER_FAIL);
@@ -88,8 +89,8 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Gatekeeper fail without failures caps at LOW_CONFID")
     void gatekeeperFailWithoutFailuresCapsAtLowConfid() {
-        GuardDecision emptyFailures = EnvelopeJson.clean().input("gatekeeper_result", "{'status': 'fail', 'failures': []}").guard();
-        GuardDecision absentFailures = EnvelopeJson.clean().input("gatekeeper_result", "{'status': 'fail'}").guard();
+        GuardDecision emptyFailures = Envelopes.clean().input("gatekeeper_result", "{'status': 'fail', 'failures': []}").guard();
+        GuardDecision absentFailures = Envelopes.clean().input("gatekeeper_result", "{'status': 'fail'}").guard();
 
         for (GuardDecision decision : new GuardDecision[] {emptyFailures, absentFailures}) {
             assertThat(decision.reasons()).singleElement().satisfies(reason -> {
@@ -103,7 +104,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Gatekeeper failures that are not a list count as absent")
     void gatekeeperFailuresThatAreNotAListCountAsAbsent() {
-        GuardDecision decision = EnvelopeJson.clean()
+        GuardDecision decision = Envelopes.clean()
                 .input("gatekeeper_result", "{'status': 'fail', 'failures': 'evidence.invocation_ref'}")
                 .guard();
 
@@ -114,7 +115,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Invocation_ref and another failure fire both rules")
     void invocationRefAndAnotherFailureFireBothRules() {
-        GuardDecision decision = EnvelopeJson.clean()
+        GuardDecision decision = Envelopes.clean()
                 .input("gatekeeper_result", """
                         {'status': 'fail', 'failures': [{'check': 'evidence.invocation_ref'}, {'check': 'claims.schema'}]}""")
                 .guard();
@@ -127,7 +128,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Absent gatekeeper result caps at LOW_CONFID")
     void absentGatekeeperResultCapsAtLowConfid() {
-        GuardDecision decision = EnvelopeJson.clean().withoutInput("gatekeeper_result").guard();
+        GuardDecision decision = Envelopes.clean().withoutInput("gatekeeper_result").guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
             assertThat(reason.rule()).isEqualTo(GuardRule.GATEKEEPER_MISSING);
@@ -141,7 +142,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Gatekeeper status neither pass nor fail caps at LOW_CONFID")
     void gatekeeperStatusNeitherPassNorFailCapsAtLowConfid() {
-        GuardDecision decision = EnvelopeJson.clean().input("gatekeeper_result", "{'status': 'skipped'}").guard();
+        GuardDecision decision = Envelopes.clean().input("gatekeeper_result", "{'status': 'skipped'}").guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
             assertThat(reason.rule()).isEqualTo(GuardRule.GATEKEEPER_MISSING);
@@ -153,7 +154,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Absent verifier input reads as every input absent")
     void absentVerifierInputReadsAsEveryInputAbsent() {
-        GuardDecision decision = EnvelopeJson.clean().remove("verifier_input").guard();
+        GuardDecision decision = Envelopes.clean().remove("verifier_input").guard();
 
         assertThat(decision.reasonCodes()).containsExactly("gatekeeper.missing", "parse_status.not_ok");
         assertThat(decision.effectiveVerdict()).isEqualTo(Verdict.LOW_CONFID);
@@ -162,8 +163,8 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Gatekeeper status compares ignoring case")
     void gatekeeperStatusComparesIgnoringCase() {
-        GuardDecision upperCasePass = EnvelopeJson.clean().input("gatekeeper_result", "{'status': 'PASS'}").guard();
-        GuardDecision mixedCaseFail = EnvelopeJson.clean()
+        GuardDecision upperCasePass = Envelopes.clean().input("gatekeeper_result", "{'status': 'PASS'}").guard();
+        GuardDecision mixedCaseFail = Envelopes.clean()
                 .input("gatekeeper_result", "{'status': 'Fail', 'failures': [{'check': 'evidence.invocation_ref'}]}")
                 .guard();
 
@@ -174,7 +175,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Malformed executor output caps at LOW_CONFID")
     void malformedExecutorOutputCapsAtLowConfid() {
-        GuardDecision decision = EnvelopeJson.clean().input("executor_output_parse_status", MALFORMED).guard();
+        GuardDecision decision = Envelopes.clean().input("executor_output_parse_status", MALFORMED).guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
             assertThat(reason.rule()).isEqualTo(GuardRule.PARSE_STATUS_NOT_OK);
@@ -188,7 +189,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Missing executor output caps at LOW_CONFID")
     void missingExecutorOutputCapsAtLowConfid() {
-        GuardDecision decision = EnvelopeJson.clean()
+        GuardDecision decision = Envelopes.clean()
                 .input("executor_output_parse_status", "{'status': 'missing', 'error': 'executor returned no JSON block'}")
                 .guard();
 
@@ -199,8 +200,8 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Absent parse status caps at LOW_CONFID")
     void absentParseStatusCapsAtLowConfid() {
-        GuardDecision absent = EnvelopeJson.clean().withoutInput("executor_output_parse_status").guard();
-        GuardDecision withoutStatus = EnvelopeJson.clean()
+        GuardDecision absent = Envelopes.clean().withoutInput("executor_output_parse_status").guard();
+        GuardDecision withoutStatus = Envelopes.clean()
                 .input("executor_output_parse_status", "{'error': 'timeout'}")
                 .guard();
 
@@ -219,7 +220,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Parse status ok compares ignoring case")
     void parseStatusOkComparesIgnoringCase() {
-        GuardDecision decision = EnvelopeJson.clean().input("executor_output_parse_status", "{'status': 'OK'}").guard();
+        GuardDecision decision = Envelopes.clean().input("executor_output_parse_status", "{'status': 'OK'}").guard();
 
         assertThat(decision.reasons()).isEmpty();
     }
@@ -227,7 +228,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Absent model verdict caps at LOW_CONFID")
     void absentModelVerdictCapsAtLowConfid() {
-        GuardDecision decision = EnvelopeJson.clean().withoutOutput("verdict").guard();
+        GuardDecision decision = Envelopes.clean().withoutOutput("verdict").guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
             assertThat(reason.rule()).isEqualTo(GuardRule.VERDICT_INVALID);
@@ -243,7 +244,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Unrecognised model verdict caps at LOW_CONFID")
     void unrecognisedModelVerdictCapsAtLowConfid() {
-        GuardDecision decision = EnvelopeJson.clean().output("verdict", "'LOW_CONFIDENCE'").guard();
+        GuardDecision decision = Envelopes.clean().output("verdict", "'LOW_CONFIDENCE'").guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
             assertThat(reason.rule()).isEqualTo(GuardRule.VERDICT_INVALID);
@@ -269,7 +270,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Invalid verdict with a REJECT cap is REJECT")
     void invalidVerdictWithARejectCapIsReject() {
-        GuardDecision decision = EnvelopeJson.clean()
+        GuardDecision decision = Envelopes.clean()
                 .withoutOutput("verdict")
                 .input("gatekeeper_result", INVOCATION_REF_FAILED)
                 .guard();
@@ -282,7 +283,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Unknown claim verification caps at LOW_CONFID")
     void unknownClaimVerificationCapsAtLowConfid() {
-        GuardDecision decision = EnvelopeJson.clean()
+        GuardDecision decision = Envelopes.clean()
                 .claimChecks(
                         claimCheck("claim-1", "checkout p95 latency is 2.8 s", "symptom", "direct_observation"),
                         claimCheck("claim-2", "payment-service CPU usage is high", "symptom", "DIRECT_OBSERVATION"),
@@ -302,7 +303,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Rules that change nothing are still recorded")
     void rulesThatChangeNothingAreStillRecorded() {
-        GuardDecision decision = EnvelopeJson.clean()
+        GuardDecision decision = Envelopes.clean()
                 .output("verdict", "'REJECT'")
                 .withoutInput("gatekeeper_result")
                 .input("executor_output_parse_status", MALFORMED)
@@ -316,7 +317,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Reasons are listed in rule order")
     void reasonsAreListedInRuleOrder() {
-        GuardDecision decision = EnvelopeJson.clean()
+        GuardDecision decision = Envelopes.clean()
                 .claimChecks(claimCheckVerifiedAs("partially_supported"))
                 .output("verdict", "'APPROVED'")
                 .input("executor_output_parse_status", MALFORMED)
@@ -331,7 +332,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Model REJECT stays REJECT")
     void modelRejectStaysReject() {
-        GuardDecision decision = EnvelopeJson.clean().output("verdict", "'REJECT'").guard();
+        GuardDecision decision = Envelopes.clean().output("verdict", "'REJECT'").guard();
 
         assertThat(decision.reasons()).isEmpty();
         assertThat(decision.effectiveVerdict()).isEqualTo(Verdict.REJECT);
@@ -341,7 +342,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: LOW_CONFID caps never make REJECT")
     void lowConfidCapsNeverMakeReject() {
-        GuardDecision decision = EnvelopeJson.clean()
+        GuardDecision decision = Envelopes.clean()
                 .claimChecks(claimCheckVerifiedAs("partially_supported"))
                 .withoutOutput("verdict")
                 .withoutInput("executor_output_parse_status")
@@ -356,7 +357,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Downgraded when the effective verdict is stricter")
     void downgradedWhenTheEffectiveVerdictIsStricter() {
-        GuardDecision decision = EnvelopeJson.clean()
+        GuardDecision decision = Envelopes.clean()
                 .output("verdict", "'LOW_CONFID'")
                 .input("gatekeeper_result", INVOCATION_REF_FAILED)
                 .guard();
@@ -368,7 +369,7 @@ class VerdictGuardTest {
     @Test
     @DisplayName("Scenario: Not downgraded when a cap equals the model's verdict")
     void notDowngradedWhenACapEqualsTheModelsVerdict() {
-        GuardDecision decision = EnvelopeJson.clean()
+        GuardDecision decision = Envelopes.clean()
                 .output("verdict", "'LOW_CONFID'")
                 .withoutInput("gatekeeper_result")
                 .guard();
@@ -379,6 +380,6 @@ class VerdictGuardTest {
     }
 
     private static Optional<Verdict> modelVerdictOf(String verdictJson) {
-        return EnvelopeJson.clean().output("verdict", verdictJson).guard().modelVerdict();
+        return Envelopes.clean().output("verdict", verdictJson).guard().modelVerdict();
     }
 }

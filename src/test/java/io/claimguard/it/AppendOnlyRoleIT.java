@@ -108,7 +108,7 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
     @DisplayName("Scenario: The service acts as the runtime role and Flyway migrates as the owner on its own connection")
     void serviceActsAsRuntimeRoleAndFlywayAsOwner() throws SQLException {
         assertThat(new JdbcTemplate(dataSource).queryForMap("SELECT current_user AS acting, session_user AS login"))
-                .containsEntry("acting", WRITER).containsEntry("login", DATABASE.username);
+                .containsEntry("acting", WRITER).containsEntry("login", DATABASE.username());
 
         DataSource migrations = flyway.getConfiguration().getDataSource();
         assertThat(migrations).isNotSameAs(dataSource);
@@ -116,13 +116,13 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
                 PreparedStatement statement = connection.prepareStatement("SELECT current_user");
                 ResultSet rs = statement.executeQuery()) {
             rs.next();
-            assertThat(rs.getString(1)).isEqualTo(DATABASE.username);
+            assertThat(rs.getString(1)).isEqualTo(DATABASE.username());
         }
         assertThat(SQL.queryForList("SELECT DISTINCT installed_by FROM claimguard.flyway_schema_history", String.class))
-                .containsExactly(DATABASE.username);
+                .containsExactly(DATABASE.username());
         assertThat(SQL.queryForList("""
                 SELECT DISTINCT tableowner FROM pg_tables WHERE schemaname = 'claimguard'""", String.class))
-                .containsExactly(DATABASE.username);
+                .containsExactly(DATABASE.username());
     }
 
     /** A column of the table that exists; the privilege check fails the UPDATE before any constraint is looked at. */

@@ -1,6 +1,6 @@
 package io.claimguard.it;
 
-import static io.claimguard.it.Envelopes.gatekeeperFailedV2;
+import static io.claimguard.testkit.Envelopes.gatekeeperFailedV2;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -172,7 +172,7 @@ class AuditChainVerifierIT extends ServiceTestSupport {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exitCode = VerifyAuditChain.run(new String[] {
-                "--url", DATABASE.jdbcUrl(), "--user", DATABASE.username, "--password", DATABASE.password},
+                "--url", DATABASE.jdbcUrl(), "--user", DATABASE.username(), "--password", DATABASE.password()},
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(exitCode, out.toString(StandardCharsets.UTF_8).lines().toList(), err.toString(StandardCharsets.UTF_8));
     }

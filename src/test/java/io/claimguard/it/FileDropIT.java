@@ -1,7 +1,7 @@
 package io.claimguard.it;
 
-import static io.claimguard.it.Envelopes.gatekeeperFailedV2;
-import static io.claimguard.it.Envelopes.utf8;
+import static io.claimguard.testkit.Envelopes.gatekeeperFailedV2;
+import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -3,11 +3,10 @@ package io.claimguard.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.claimguard.fuzz.FuzzedInputs;
-import java.security.MessageDigest;
+import io.claimguard.harness.fuzz.FuzzedInputs;
+import io.claimguard.testkit.HarnessInput;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
@@ -25,9 +24,8 @@ class FuzzedInputsIT extends ServiceTestSupport {
         int sample = Integer.getInteger("claimguard.fuzz.service-sample", 1_000);
         List<byte[]> inputs = FuzzedInputs.sample(sample, 77L);
         Set<String> distinct = new HashSet<>();
-        MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
         for (byte[] input : inputs) {
-            distinct.add(HexFormat.of().formatHex(sha256.digest(input)));
+            distinct.add(HarnessInput.sha256(input));
             sendBytes(input, "fuzz");
         }
 

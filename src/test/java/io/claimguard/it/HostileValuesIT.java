@@ -1,9 +1,10 @@
 package io.claimguard.it;
 
-import static io.claimguard.it.Envelopes.utf8;
+import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.testkit.Envelopes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package io.claimguard.it;
 
-import static io.claimguard.it.Envelopes.gatekeeperFailedV2;
-import static io.claimguard.it.Envelopes.passingV1;
-import static io.claimguard.it.Envelopes.utf8;
+import static io.claimguard.testkit.Envelopes.gatekeeperFailedV2;
+import static io.claimguard.testkit.Envelopes.passingV1;
+import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.claimguard.tools.SendEnvelope;

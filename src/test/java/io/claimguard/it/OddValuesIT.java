@@ -1,6 +1,6 @@
 package io.claimguard.it;
 
-import static io.claimguard.it.Envelopes.gatekeeperFailedV2;
+import static io.claimguard.testkit.Envelopes.gatekeeperFailedV2;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.jms.Message;

@@ -1,7 +1,7 @@
 package io.claimguard.it;
 
-import static io.claimguard.it.Envelopes.gatekeeperFailedV2;
-import static io.claimguard.it.Envelopes.passingV1;
+import static io.claimguard.testkit.Envelopes.gatekeeperFailedV2;
+import static io.claimguard.testkit.Envelopes.passingV1;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -12,9 +12,9 @@ import org.apache.camel.CamelContext;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 

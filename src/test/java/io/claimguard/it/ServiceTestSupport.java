@@ -3,6 +3,9 @@ package io.claimguard.it;
 import static org.awaitility.Awaitility.await;
 
 import io.claimguard.seal.AuditSealer;
+import io.claimguard.testkit.FreePort;
+import io.claimguard.testkit.TcpProxy;
+import io.claimguard.testkit.TestDatabase;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
@@ -11,12 +14,10 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.TextMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,12 +55,12 @@ abstract class ServiceTestSupport {
     static final String OUTPUT_QUEUE = "it.verifier.effective";
     static final String DEAD_LETTER_QUEUE = "it.verifier.results.DLQ";
     static final Duration PATIENCE = Duration.ofSeconds(30);
-    static final int BROKER_PORT = freePort();
+    static final int BROKER_PORT = FreePort.onLoopback();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     /** Queries go straight to the database, not through the proxy, so that they work during an outage. */
     static final JdbcTemplate SQL = new JdbcTemplate(new DriverManagerDataSource(
-            DATABASE.jdbcUrl(), DATABASE.username, DATABASE.password));
+            DATABASE.jdbcUrl(), DATABASE.username(), DATABASE.password()));
 
     @Autowired
     ConnectionFactory connectionFactory;
@@ -70,8 +71,8 @@ abstract class ServiceTestSupport {
     @DynamicPropertySource
     static void serviceProperties(DynamicPropertyRegistry registry) {
         registry.add("spring.datasource.url", () -> DATABASE.jdbcUrl("127.0.0.1", DATABASE_PROXY.port()));
-        registry.add("spring.datasource.username", () -> DATABASE.username);
-        registry.add("spring.datasource.password", () -> DATABASE.password);
+        registry.add("spring.datasource.username", () -> DATABASE.username());
+        registry.add("spring.datasource.password", () -> DATABASE.password());
         registry.add("spring.datasource.hikari.connection-timeout", () -> "1000");
         registry.add("claimguard.management.port", () -> "0");
         registry.add("claimguard.file.inbox", INBOX::toString);
@@ -202,13 +203,10 @@ abstract class ServiceTestSupport {
      */
     static final String REFUSED_PREFIX = "refused-";
 
-    static void refuseRequestIdsWithRefusedPrefix() {
-        SQL.execute("""
-                DO $$ BEGIN
-                    ALTER TABLE claimguard.verification_audit
-                        ADD CONSTRAINT test_refuses_request_id CHECK (request_id NOT LIKE 'refused-%');
-                EXCEPTION WHEN duplicate_object THEN NULL;
-                END $$""");
+    static void refuseRequestIdsWithRefusedPrefix() throws SQLException {
+        try (Connection sql = DATABASE.connect()) {
+            TestDatabase.refuseRequestIdsLike(sql, REFUSED_PREFIX + "%");
+        }
     }
 
     // ---- seals
@@ -248,15 +246,7 @@ abstract class ServiceTestSupport {
 
     private static TcpProxy startProxy() {
         try {
-            return new TcpProxy(DATABASE.host, DATABASE.port);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+            return new TcpProxy(DATABASE.host(), DATABASE.port());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

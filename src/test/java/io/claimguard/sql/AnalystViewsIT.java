@@ -3,14 +3,13 @@ package io.claimguard.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.claimguard.it.TestDatabase;
+import io.claimguard.audit.Sha256;
+import io.claimguard.testkit.TestDatabase;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -508,7 +507,7 @@ class AnalystViewsIT {
             insert.setString(10, modelVerdict);
             insert.setString(11, requestId);
             insert.setString(12, effectiveVerdict);
-            insert.setBytes(13, sha256(sourceRef));
+            insert.setBytes(13, Sha256.of(sourceRef.getBytes(StandardCharsets.UTF_8)));
             try (ResultSet rs = insert.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
@@ -549,16 +548,8 @@ class AnalystViewsIT {
             insert.setString(3, reasonCode);
             insert.setString(4, "rejected as " + reasonCode);
             insert.setBytes(5, payload);
-            insert.setBytes(6, sha256(sourceRef));
+            insert.setBytes(6, Sha256.of(sourceRef.getBytes(StandardCharsets.UTF_8)));
             insert.executeUpdate();
-        }
-    }
-
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 

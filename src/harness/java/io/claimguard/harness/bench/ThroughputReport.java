@@ -1,0 +1,131 @@
+package io.claimguard.harness.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One throughput run side by side: the ceiling, the baseline and the service's two paths, with the ratios and
+ * the targets. Printed as a table and written as {@code bench/results/throughput-<stamp>.{json,md}}.
+ *
+ * @param rows ceiling, baseline, service JMS, service file drop, in that order
+ * @param notes how each figure was taken, printed under the table
+ * @param problems what makes the run broken (lost inputs, results missing); empty for a sound run
+ */
+record ThroughputReport(
+        String size,
+        long seed,
+        String startedAt,
+        double wallSeconds,
+        String machine,
+        String service,
+        BenchEnvelopes.Summary workload,
+        List<Row> rows,
+        List<Target> targets,
+        List<String> notes,
+        List<String> problems) {
+
+    /**
+     * One line of the table; a null figure was not measured for that row.
+     *
+     * @param cpuCores CPU used over the drain, as cores: the service process for the service rows, the harness's
+     *     JVM (which runs the ceiling's JDBC client, or the baseline's broker and Camel) for the others;
+     *     PostgreSQL's own CPU is in none of them
+     */
+    record Row(String path, long inputs, double seconds, double inputsPerSecond, Double rowsPerSecond, Double toCeiling,
+            Double toBaseline, Double p50Millis, Double p99Millis, Double cpuCores, Double peakRssMib) {
+    }
+
+    /**
+     * A target of the issue: PASS or MISS, never a failed run.
+     *
+     * @param times whether the figures are multiples ({@code 8x}) rather than shares ({@code 50%})
+     */
+    record Target(String name, double measured, double required, boolean times, boolean met) {
+
+        static Target share(String name, double measured, double required) {
+            return new Target(name, measured, required, false, measured >= required);
+        }
+
+        static Target multiple(String name, double measured, double required) {
+            return new Target(name, measured, required, true, measured >= required);
+        }
+
+        String format(double value) {
+            return times ? String.format(Locale.ROOT, "%.1fx", value) : String.format(Locale.ROOT, "%.0f%%", value * 100);
+        }
+    }
+
+    boolean broken() {
+        return !problems.isEmpty();
+    }
+
+    String table() {
+        StringBuilder text = new StringBuilder();
+        text.append("| path | inputs | seconds | inputs/s | x ceiling | x baseline | p50 ms | p99 ms | CPU cores | peak RSS MB |\n");
+        text.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Row row : rows) {
+            text.append(String.format(Locale.ROOT, "| %s | %,d | %.1f | %,.0f | %s | %s | %s | %s | %s | %s |%n", row.path(),
+                    row.inputs(), row.seconds(), row.inputsPerSecond(), ratio(row.toCeiling()), ratio(row.toBaseline()),
+                    figure(row.p50Millis(), "%,.0f"), figure(row.p99Millis(), "%,.0f"), figure(row.cpuCores(), "%.2f"),
+                    figure(row.peakRssMib(), "%,.0f")));
+        }
+        return text.toString();
+    }
+
+    String targetLines() {
+        StringBuilder text = new StringBuilder();
+        for (Target target : targets) {
+            text.append(String.format(Locale.ROOT, "- %s: %s (needs at least %s) **%s**%n", target.name(),
+                    target.format(target.measured()), target.format(target.required()), target.met() ? "PASS" : "MISS"));
+        }
+        return text.toString();
+    }
+
+    String summary() {
+        List<String> lines = new ArrayList<>();
+        lines.add("size / seed: " + size + " / " + seed);
+        lines.add("workload: " + workload.describe());
+        lines.add("service: " + service);
+        lines.add("machine: " + machine);
+        lines.add(String.format(Locale.ROOT, "wall time: %.0f s", wallSeconds));
+        lines.add("result: " + (broken() ? "BROKEN (" + problems.size() + " problems)" : "complete"));
+        return String.join("\n", lines) + "\n";
+    }
+
+    String text() {
+        StringBuilder text = new StringBuilder(table()).append('\n').append("targets:\n").append(targetLines().replace("**", ""))
+                .append('\n').append(summary());
+        notes.forEach(note -> text.append("  * ").append(note).append('\n'));
+        problems.forEach(problem -> text.append("PROBLEM: ").append(problem).append('\n'));
+        return text.toString();
+    }
+
+    String markdown() {
+        StringBuilder text = new StringBuilder("# ClaimGuard throughput, " + size + " run, " + startedAt + "\n\n");
+        text.append(table()).append("\n## Targets\n\n").append(targetLines()).append("\n## Run\n\n");
+        summary().lines().forEach(line -> text.append("- ").append(line).append('\n'));
+        text.append("\n## Notes\n\n");
+        notes.forEach(note -> text.append("- ").append(note).append('\n'));
+        if (!problems.isEmpty()) {
+            text.append("\n## Problems\n\n");
+            problems.forEach(problem -> text.append("- ").append(problem).append('\n'));
+        }
+        return text.toString();
+    }
+
+    /** Writes {@code throughput-<stamp>.json} and {@code .md}; returns the JSON file. */
+    Path write(Path directory, String stamp) throws IOException {
+        return Bench.writeResult(directory, "throughput", stamp, this, markdown());
+    }
+
+    private static String ratio(Double value) {
+        return value == null ? "-" : String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    private static String figure(Double value, String format) {
+        return value == null || value.isNaN() ? "-" : String.format(Locale.ROOT, format, value);
+    }
+}

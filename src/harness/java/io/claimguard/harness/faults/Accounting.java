@@ -1,0 +1,305 @@
+package io.claimguard.harness.faults;
+
+import io.claimguard.testkit.HarnessInput.Channel;
+import io.claimguard.testkit.HarnessInput.Kind;
+import io.claimguard.testkit.HarnessInput;
+import io.claimguard.testkit.JmsClient;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Accounts for every input once the backlog has drained: from the audit tables, the consumed output and
+ * dead-letter queues, the outbox and the inbox's {@code .done/} and {@code .error/}. Inputs are matched by the
+ * SHA-256 of their bytes, as the service keys them; byte-identical inputs (a JMS/file pair) share one audit row.
+ */
+final class Accounting {
+
+    /**
+     * The figures of the reckoning.
+     *
+     * @param audited distinct valid inputs with exactly one audit row
+     * @param lost inputs with neither their audit row (valid) nor their dead_letter row (rejected, poison)
+     * @param duplicatedAuditRows audit rows beyond one per distinct valid input, and rows for no valid input
+     * @param otherProblems every other broken promise (not forwarded, file not moved, wrong reason, ...)
+     */
+    record Outcomes(
+            long audited,
+            long auditRows,
+            long claimCheckRows,
+            boolean claimChecksComplete,
+            long deadLettered,
+            long deadLetteredRejected,
+            long deadLetteredPoison,
+            long deadLetterRows,
+            boolean deadLetterBytesExact,
+            long forwarded,
+            long outputMessages,
+            long reforwarded,
+            long outboxFiles,
+            long doneFiles,
+            long errorFiles,
+            long dlqMessages,
+            long leftInInbox,
+            long lost,
+            long duplicatedAuditRows,
+            long otherProblems) {
+    }
+
+    record Result(Outcomes outcomes, List<String> problems) {
+    }
+
+    private record AuditRow(long id, String requestId, long claimChecks) {
+    }
+
+    private record DeadLetterRow(String reasonCode, byte[] payload, String source, String sourceRef) {
+    }
+
+    private final List<String> problems = new ArrayList<>();
+    private long otherProblems;
+
+    static Result account(Backlog backlog, Connection sql, List<JmsClient.Received> outputs,
+            List<JmsClient.Received> deadLetterQueue, Path inbox, Path outbox) throws SQLException, IOException {
+        return new Accounting().reckon(backlog, sql, outputs, deadLetterQueue, inbox, outbox);
+    }
+
+    private Result reckon(Backlog backlog, Connection sql, List<JmsClient.Received> outputs,
+            List<JmsClient.Received> deadLetterQueue, Path inbox, Path outbox) throws SQLException, IOException {
+        Map<String, List<AuditRow>> auditRows = auditRows(sql);
+        Map<String, List<DeadLetterRow>> deadLetters = deadLetters(sql);
+        Map<Long, Integer> forwardsByAuditId = new HashMap<>();
+        for (JmsClient.Received output : outputs) {
+            if (output.auditId() == null) {
+                problem("an output message without ClaimGuardAuditId: " + abbreviated(output.body()));
+            } else {
+                forwardsByAuditId.merge(output.auditId(), 1, Integer::sum);
+            }
+        }
+        Map<String, Integer> dlqByDigest = new HashMap<>();
+        deadLetterQueue.forEach(message -> dlqByDigest.merge(HarnessInput.sha256(message.body()), 1, Integer::sum));
+        Set<String> outboxFiles = finalFileNames(outbox);
+        Path done = inbox.resolve(".done");
+        Path error = inbox.resolve(".error");
+
+        Map<String, List<HarnessInput>> inputsByDigest = new LinkedHashMap<>();
+        backlog.all().forEach(input -> inputsByDigest.computeIfAbsent(input.sha256(), digest -> new ArrayList<>()).add(input));
+
+        long audited = 0;
+        long lost = 0;
+        long duplicatedAuditRows = 0;
+        boolean claimChecksComplete = true;
+        long deadLetteredRejected = 0;
+        long deadLetteredPoison = 0;
+        boolean deadLetterBytesExact = true;
+        long forwarded = 0;
+        for (Map.Entry<String, List<HarnessInput>> entry : inputsByDigest.entrySet()) {
+            String digest = entry.getKey();
+            List<HarnessInput> copies = entry.getValue();
+            HarnessInput first = copies.get(0);
+            List<AuditRow> rows = auditRows.getOrDefault(digest, List.of());
+            List<DeadLetterRow> letters = deadLetters.getOrDefault(digest, List.of());
+            if (first.kind() == Kind.VALID) {
+                if (!letters.isEmpty()) {
+                    problem(tags(copies) + ": valid, but dead-lettered as " + letters.get(0).reasonCode());
+                }
+                if (rows.isEmpty()) {
+                    lost += copies.size();
+                    problems.add("LOST " + tags(copies) + ": valid, but no audit row");
+                    continue;
+                }
+                audited++;
+                duplicatedAuditRows += rows.size() - 1;
+                if (rows.size() > 1) {
+                    problems.add("DUPLICATED " + tags(copies) + ": " + rows.size() + " audit rows");
+                }
+                AuditRow row = rows.get(0);
+                if (row.claimChecks() != first.claimChecks()) {
+                    claimChecksComplete = false;
+                    problem(tags(copies) + ": audit " + row.id() + " has " + row.claimChecks() + " claim_check rows, expected "
+                            + first.claimChecks());
+                }
+                int forwards = forwardsByAuditId.getOrDefault(row.id(), 0);
+                if (forwards > 0) {
+                    forwarded++;
+                }
+                if (forwards < copies.size()) {
+                    // every copy is forwarded once it is acknowledged; a crash can only add forwards
+                    problem(tags(copies) + ": audit " + row.id() + " forwarded " + forwards + " times for " + copies.size()
+                            + " input(s)");
+                }
+                for (HarnessInput copy : copies) {
+                    if (copy.channel() == Channel.FILE) {
+                        expectMovedFile(copy, done, ".done/");
+                        if (!outboxFiles.contains(copy.requestId() + "." + row.id() + ".json")) {
+                            problem(copy.tag() + ": no outbox file " + copy.requestId() + "." + row.id() + ".json");
+                        }
+                    }
+                }
+            } else {
+                HarnessInput input = first;
+                if (!rows.isEmpty()) {
+                    duplicatedAuditRows += rows.size();
+                    problems.add("WRONGLY AUDITED " + input.tag() + ": " + input.kind() + " input has audit row " + rows.get(0).id());
+                }
+                if (letters.isEmpty()) {
+                    lost++;
+                    problems.add("LOST " + input.tag() + ": " + input.kind() + " input has no dead_letter row");
+                    continue;
+                }
+                if (input.kind() == Kind.POISON) {
+                    deadLetteredPoison++;
+                } else {
+                    deadLetteredRejected++;
+                }
+                if (letters.size() > 1) {
+                    problem(input.tag() + ": " + letters.size() + " dead_letter rows");
+                }
+                DeadLetterRow letter = letters.get(0);
+                if (!input.expectedReasonCode().equals(letter.reasonCode())) {
+                    problem(input.tag() + ": dead-lettered as " + letter.reasonCode() + ", expected " + input.expectedReasonCode());
+                }
+                if (!Arrays.equals(letter.payload(), input.bytes())) {
+                    deadLetterBytesExact = false;
+                    problem(input.tag() + ": dead_letter.payload differs from the bytes sent");
+                }
+                if (input.channel() == Channel.JMS) {
+                    if (dlqByDigest.getOrDefault(digest, 0) < 1) {
+                        problem(input.tag() + ": not on the dead-letter queue");
+                    }
+                } else {
+                    expectMovedFile(input, error, ".error/");
+                }
+            }
+        }
+
+        for (Map.Entry<String, List<AuditRow>> entry : auditRows.entrySet()) {
+            if (!inputsByDigest.containsKey(entry.getKey())) {
+                duplicatedAuditRows += entry.getValue().size();
+                problems.add("UNEXPECTED audit row " + entry.getValue().get(0).id() + " (request_id "
+                        + entry.getValue().get(0).requestId() + ") for bytes the harness never sent");
+            }
+        }
+        for (Map.Entry<String, List<DeadLetterRow>> entry : deadLetters.entrySet()) {
+            if (!inputsByDigest.containsKey(entry.getKey())) {
+                problem("a dead_letter row (" + entry.getValue().get(0).source() + " " + entry.getValue().get(0).sourceRef()
+                        + ") for bytes the harness never sent");
+            }
+        }
+        for (Map.Entry<String, Integer> entry : dlqByDigest.entrySet()) {
+            List<HarnessInput> copies = inputsByDigest.get(entry.getKey());
+            if (copies == null || copies.get(0).kind() == Kind.VALID) {
+                problem("the dead-letter queue holds " + (copies == null ? "bytes the harness never sent" : "valid input "
+                        + tags(copies)) + " (moved by the broker after too many deliveries?)");
+            }
+        }
+        List<String> leftovers = inboxLeftovers(inbox);
+        leftovers.forEach(name -> problem("left in the inbox: " + name));
+
+        long validInputs = backlog.count(Kind.VALID);
+        long auditRowCount = auditRows.values().stream().mapToLong(List::size).sum();
+        long claimCheckRows = countRows(sql, "SELECT count(*) FROM claimguard.claim_check");
+        long deadLetterRows = deadLetters.values().stream().mapToLong(List::size).sum();
+        Outcomes outcomes = new Outcomes(audited, auditRowCount, claimCheckRows, claimChecksComplete,
+                deadLetteredRejected + deadLetteredPoison, deadLetteredRejected, deadLetteredPoison, deadLetterRows,
+                deadLetterBytesExact, forwarded, outputs.size(), Math.max(0, outputs.size() - validInputs),
+                outboxFiles.size(), finalFileNames(done).size(), finalFileNames(error).size(), deadLetterQueue.size(),
+                leftovers.size(), lost, duplicatedAuditRows, otherProblems);
+        return new Result(outcomes, problems);
+    }
+
+    private void expectMovedFile(HarnessInput input, Path directory, String where) throws IOException {
+        Path moved = directory.resolve(input.fileName());
+        if (!Files.isRegularFile(moved)) {
+            problem(input.tag() + ": not in " + where);
+        } else if (!Arrays.equals(Files.readAllBytes(moved), input.bytes())) {
+            problem(input.tag() + ": " + where + input.fileName() + " differs from the bytes written");
+        }
+    }
+
+    private void problem(String text) {
+        otherProblems++;
+        problems.add(text);
+    }
+
+    private static Map<String, List<AuditRow>> auditRows(Connection sql) throws SQLException {
+        Map<String, List<AuditRow>> rows = new HashMap<>();
+        try (PreparedStatement statement = sql.prepareStatement("""
+                SELECT encode(a.input_sha256, 'hex') AS digest, a.id, a.request_id,
+                       (SELECT count(*) FROM claimguard.claim_check c WHERE c.audit_id = a.id) AS claim_checks
+                FROM claimguard.verification_audit a""");
+                ResultSet result = statement.executeQuery()) {
+            while (result.next()) {
+                rows.computeIfAbsent(result.getString("digest"), digest -> new ArrayList<>())
+                        .add(new AuditRow(result.getLong("id"), result.getString("request_id"), result.getLong("claim_checks")));
+            }
+        }
+        return rows;
+    }
+
+    private static Map<String, List<DeadLetterRow>> deadLetters(Connection sql) throws SQLException {
+        Map<String, List<DeadLetterRow>> rows = new HashMap<>();
+        try (PreparedStatement statement = sql.prepareStatement("""
+                SELECT encode(payload_sha256, 'hex') AS digest, reason_code, payload, source, source_ref
+                FROM claimguard.dead_letter""");
+                ResultSet result = statement.executeQuery()) {
+            while (result.next()) {
+                rows.computeIfAbsent(result.getString("digest"), digest -> new ArrayList<>())
+                        .add(new DeadLetterRow(result.getString("reason_code"), result.getBytes("payload"),
+                                result.getString("source"), result.getString("source_ref")));
+            }
+        }
+        return rows;
+    }
+
+    static long countRows(Connection sql, String query) throws SQLException {
+        try (PreparedStatement statement = sql.prepareStatement(query); ResultSet result = statement.executeQuery()) {
+            result.next();
+            return result.getLong(1);
+        }
+    }
+
+    /** Names of the complete files in a folder: not the service's dot-named temporary files. */
+    private static Set<String> finalFileNames(Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
+            return Set.of();
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            Set<String> names = new HashSet<>();
+            files.filter(Files::isRegularFile).map(file -> file.getFileName().toString())
+                    .filter(name -> !name.startsWith(".")).forEach(names::add);
+            return names;
+        }
+    }
+
+    /** Anything in the inbox itself but the {@code .done/} and {@code .error/} folders: waiting files, locks. */
+    static List<String> inboxLeftovers(Path inbox) throws IOException {
+        try (Stream<Path> entries = Files.list(inbox)) {
+            return entries.map(entry -> entry.getFileName().toString())
+                    .filter(name -> !name.equals(".done") && !name.equals(".error")).sorted().toList();
+        }
+    }
+
+    private static String tags(List<HarnessInput> copies) {
+        return copies.size() == 1 ? copies.get(0).tag()
+                : copies.stream().map(copy -> copy.tag() + " (" + copy.channel() + ")").toList().toString();
+    }
+
+    private static String abbreviated(byte[] body) {
+        String text = new String(body, StandardCharsets.UTF_8);
+        return text.length() <= 80 ? text : text.substring(0, 80) + "...";
+    }
+}

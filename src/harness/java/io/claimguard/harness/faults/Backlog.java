@@ -1,0 +1,226 @@
+package io.claimguard.harness.faults;
+
+import io.claimguard.testkit.ExampleEnvelopes;
+import io.claimguard.testkit.HarnessInput.Channel;
+import io.claimguard.testkit.HarnessInput.Kind;
+import io.claimguard.testkit.HarnessInput;
+import io.claimguard.testkit.TestDatabase;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The inputs of one run: realistic envelopes from {@code examples/} made distinct by their request_id, a few
+ * rejected inputs of every kind, a few poison inputs, and a few byte-identical pairs (one by JMS, one as a
+ * file) that must make one audit row between them. Half go by JMS, half as files.
+ *
+ * @param jms the JMS inputs, in sending order
+ * @param files the file inputs, in writing order
+ */
+record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
+
+    /** Shares of each channel's inputs; the rest are valid. */
+    private static final double REJECTED_SHARE = 0.04;
+    private static final double POISON_SHARE = 0.01;
+    /** Byte-identical JMS/file pairs, as a share of all inputs. */
+    private static final double IDENTICAL_PAIR_SHARE = 0.005;
+
+    /**
+     * Ends the request_id of every poison input; {@link #refusePoison} makes the database refuse such rows, a
+     * stand-in for any value PostgreSQL refuses as data (a DBA's constraint, a trigger).
+     */
+    static final String POISON_SUFFIX = ".poison";
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final ObjectWriter PRETTY = JSON.writerWithDefaultPrettyPrinter();
+
+    /** The rejections the harness produces, in turn: what it sends and the reason code it must get. */
+    private enum Rejection {
+        NOT_JSON("not_json"),
+        NOT_UTF8("not_utf8"),
+        REQUEST_ID_INVALID("request_id.invalid"),
+        VERIFIER_OUTPUT_MISSING("verifier_output.missing");
+
+        final String code;
+
+        Rejection(String code) {
+            this.code = code;
+        }
+    }
+
+    List<HarnessInput> all() {
+        List<HarnessInput> all = new ArrayList<>(jms);
+        all.addAll(files);
+        return all;
+    }
+
+    long count(Kind kind) {
+        return Stream.concat(jms.stream(), files.stream()).filter(input -> input.kind() == kind).count();
+    }
+
+    long identicalPairs() {
+        Set<String> jmsDigests = new HashSet<>();
+        jms.forEach(input -> jmsDigests.add(input.sha256()));
+        return files.stream().filter(input -> jmsDigests.contains(input.sha256())).count();
+    }
+
+    /** Makes the database refuse poison inputs' rows (SQLSTATE 23514); once the schema exists. */
+    static void refusePoison(Connection sql) throws SQLException {
+        TestDatabase.refuseRequestIdsLike(sql, "%" + POISON_SUFFIX);
+    }
+
+    static Backlog generate(int inputs, String runId, Random random, Path examplesDir) {
+        List<ObjectNode> examples = readExamples(examplesDir);
+        int jmsCount = inputs / 2;
+        int fileCount = inputs - jmsCount;
+        Generator generator = new Generator(runId, random, examples);
+        List<HarnessInput> jms = generator.channel(Channel.JMS, jmsCount);
+        List<HarnessInput> files = generator.channel(Channel.FILE, fileCount);
+        files = withIdenticalPairs(jms, files, Math.max(2, (int) Math.round(inputs * IDENTICAL_PAIR_SHARE)), random);
+        return new Backlog(List.copyOf(jms), List.copyOf(files));
+    }
+
+    /** Makes some valid files carry the exact bytes of a valid JMS input (under the file's own name). */
+    private static List<HarnessInput> withIdenticalPairs(List<HarnessInput> jms, List<HarnessInput> files, int pairs,
+            Random random) {
+        List<HarnessInput> validJms = new ArrayList<>(jms.stream().filter(input -> input.kind() == Kind.VALID).toList());
+        List<Integer> validFilePositions = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            if (files.get(i).kind() == Kind.VALID) {
+                validFilePositions.add(i);
+            }
+        }
+        Collections.shuffle(validJms, random);
+        Collections.shuffle(validFilePositions, random);
+        List<HarnessInput> result = new ArrayList<>(files);
+        for (int pair = 0; pair < pairs && pair < validJms.size() && pair < validFilePositions.size(); pair++) {
+            HarnessInput original = validJms.get(pair);
+            int position = validFilePositions.get(pair);
+            HarnessInput file = result.get(position);
+            result.set(position, HarnessInput.of(file.tag(), Channel.FILE, Kind.VALID, original.requestId(), null,
+                    original.bytes(), original.claimChecks(), false));
+        }
+        return result;
+    }
+
+    private static List<ObjectNode> readExamples(Path examplesDir) {
+        return ExampleEnvelopes.load(examplesDir).stream().map(example -> (ObjectNode) JSON.readTree(example.json())).toList();
+    }
+
+    private static final class Generator {
+
+        private final String runId;
+        private final Random random;
+        private final List<ObjectNode> examples;
+        private int sequence;
+        private int rejections;
+
+        Generator(String runId, Random random, List<ObjectNode> examples) {
+            this.runId = runId;
+            this.random = random;
+            this.examples = examples;
+        }
+
+        List<HarnessInput> channel(Channel channel, int count) {
+            int poison = Math.max(2, (int) Math.round(count * POISON_SHARE));
+            int rejected = Math.max(Rejection.values().length, (int) Math.round(count * REJECTED_SHARE));
+            List<Kind> kinds = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                kinds.add(i < poison ? Kind.POISON : i < poison + rejected ? Kind.REJECTED : Kind.VALID);
+            }
+            Collections.shuffle(kinds, random);
+            List<HarnessInput> inputs = new ArrayList<>(count);
+            for (Kind kind : kinds) {
+                inputs.add(next(channel, kind));
+            }
+            return inputs;
+        }
+
+        private HarnessInput next(Channel channel, Kind kind) {
+            String tag = "fh-" + runId + "-" + String.format("%05d", sequence++);
+            return switch (kind) {
+                case VALID -> valid(tag, channel);
+                case POISON -> poison(tag, channel);
+                case REJECTED -> rejected(tag, channel, Rejection.values()[rejections++ % Rejection.values().length]);
+            };
+        }
+
+        private HarnessInput valid(String tag, Channel channel) {
+            ObjectNode envelope = example();
+            envelope.put("request_id", tag);
+            // a third of the JMS inputs as BytesMessages: the service takes both
+            boolean asBytes = channel == Channel.JMS && random.nextInt(3) == 0;
+            return HarnessInput.of(tag, channel, Kind.VALID, tag, null, PRETTY.writeValueAsBytes(envelope),
+                    claimChecks(envelope), asBytes);
+        }
+
+        /**
+         * A valid envelope whose request_id the harness's database refuses ({@link #POISON_SUFFIX}): ClaimGuard stores
+         * every value an envelope can hold, so a refusal comes from the database's own rules.
+         */
+        private HarnessInput poison(String tag, Channel channel) {
+            ObjectNode envelope = example();
+            String requestId = tag + POISON_SUFFIX;
+            envelope.put("request_id", requestId);
+            return HarnessInput.of(tag, channel, Kind.POISON, requestId, "processing_failed",
+                    PRETTY.writeValueAsBytes(envelope), claimChecks(envelope), false);
+        }
+
+        private HarnessInput rejected(String tag, Channel channel, Rejection rejection) {
+            byte[] bytes = switch (rejection) {
+                case NOT_JSON -> utf8("{\"request_id\": \"" + tag + "\", \"verifier_output\": {\"verdict\": \"PASS\",");
+                case NOT_UTF8 -> notUtf8(tag);
+                case REQUEST_ID_INVALID -> {
+                    ObjectNode envelope = example();
+                    envelope.put("request_id", tag + "/attempt 2");
+                    yield PRETTY.writeValueAsBytes(envelope);
+                }
+                case VERIFIER_OUTPUT_MISSING -> {
+                    ObjectNode envelope = example();
+                    envelope.put("request_id", tag);
+                    envelope.remove("verifier_output");
+                    yield PRETTY.writeValueAsBytes(envelope);
+                }
+            };
+            // bytes that are not UTF-8 cannot be a TextMessage
+            boolean asBytes = rejection == Rejection.NOT_UTF8;
+            return HarnessInput.of(tag, channel, Kind.REJECTED, null, rejection.code, bytes, 0, asBytes);
+        }
+
+        private static byte[] notUtf8(String tag) {
+            byte[] head = utf8("{\"request_id\": \"" + tag + "\", \"verifier_output\": {\"rationale\": \"");
+            byte[] tail = utf8("\"}}");
+            byte[] bytes = new byte[head.length + 2 + tail.length];
+            System.arraycopy(head, 0, bytes, 0, head.length);
+            bytes[head.length] = (byte) 0xC3; // a lead byte followed by one that cannot continue it
+            bytes[head.length + 1] = (byte) 0x28;
+            System.arraycopy(tail, 0, bytes, head.length + 2, tail.length);
+            return bytes;
+        }
+
+        private ObjectNode example() {
+            return examples.get(random.nextInt(examples.size())).deepCopy();
+        }
+
+        private static int claimChecks(JsonNode envelope) {
+            JsonNode checks = envelope.path("verifier_output").path("claim_checks");
+            return checks.isArray() ? checks.size() : 0;
+        }
+
+        private static byte[] utf8(String text) {
+            return text.getBytes(StandardCharsets.UTF_8);
+        }
+    }
+}

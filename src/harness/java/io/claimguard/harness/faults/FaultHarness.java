@@ -1,0 +1,527 @@
+package io.claimguard.harness.faults;
+
+import static org.awaitility.Awaitility.await;
+
+import io.claimguard.testkit.FreePort;
+import io.claimguard.testkit.HarnessInput.Kind;
+import io.claimguard.testkit.HarnessInput;
+import io.claimguard.testkit.JmsClient;
+import io.claimguard.testkit.ServiceProcess;
+import io.claimguard.testkit.TcpProxy;
+import io.claimguard.testkit.TestDatabase;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the service jar as a separate process against a throwaway database, feeds it a backlog (half JMS, half
+ * files; valid, rejected and poison inputs), kills it with SIGKILL and cuts it off from PostgreSQL while the
+ * backlog drains, then accounts for every input: each valid one audited exactly once and forwarded, each
+ * rejected or poison one dead-lettered with its exact bytes. Exits 0 only if nothing was lost or duplicated,
+ * every promise held and health went DOWN in every outage.
+ *
+ * <p>{@code ./mvnw -B -Pfaults -DskipTests package} (reduced run), with {@code -Dfaults.args=--full} for the full
+ * one; see README, "Reliability", and {@link HarnessOptions#USAGE}.
+ */
+public final class FaultHarness {
+
+    private static final String INPUT_QUEUE = "verifier.results";
+    private static final String OUTPUT_QUEUE = "verifier.effective";
+    private static final String DEAD_LETTER_QUEUE = "verifier.results.DLQ";
+
+    /** A start on two busy cores takes 10-20 s; three minutes means it is not coming up. */
+    private static final Duration START_PATIENCE = Duration.ofMinutes(3);
+    /** After an outage: outage retries back off to 15 s, so a recovery takes at most that plus a little. */
+    private static final Duration RECOVERY_PATIENCE = Duration.ofSeconds(90);
+    /** Waiting for the backlog to reach a fault's moment: longer means the service is stuck. */
+    private static final Duration PROGRESS_PATIENCE = Duration.ofMinutes(10);
+    /** The drain ends when the inbox and input queue are empty and no row has been committed for this long. */
+    private static final Duration SETTLED = Duration.ofSeconds(30);
+    /** Faults happen between these shares of the backlog's rows, so that there is work before and after each. */
+    private static final double FIRST_FAULT_AT = 0.05;
+    private static final double LAST_FAULT_BY = 0.85;
+
+    private static final Pattern METRIC_LINE = Pattern.compile("^(\\w+)(\\{[^}]*})?\\s+(\\S+)$", Pattern.MULTILINE);
+
+    enum Fault { KILL, OUTAGE }
+
+    private final HarnessOptions options;
+    private final Random random;
+    private final Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+
+    private FaultHarness(HarnessOptions options) {
+        this.options = options;
+        this.random = new Random(options.seed());
+    }
+
+    public static void main(String[] args) {
+        HarnessOptions options;
+        try {
+            options = HarnessOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        quietTestcontainers();
+        int exitCode;
+        try {
+            exitCode = new FaultHarness(options).run();
+        } catch (Exception e) {
+            System.err.println("fault harness failed: " + e);
+            e.printStackTrace();
+            exitCode = 1;
+        }
+        // the shutdown hooks kill the service if it still runs and drop the database
+        System.exit(exitCode);
+    }
+
+    /**
+     * TestDatabase asks Testcontainers for Docker first and falls back to the local PostgreSQL; without Docker
+     * that question logs a page of ERROR lines that would read like a harness failure.
+     */
+    private static void quietTestcontainers() {
+        if (LoggerFactory.getLogger("org.testcontainers") instanceof ch.qos.logback.classic.Logger logger) {
+            logger.setLevel(ch.qos.logback.classic.Level.OFF);
+        }
+    }
+
+    private int run() throws Exception {
+        String runId = HexFormat.of().toHexDigits(random.nextInt()).substring(0, 6);
+        Path work = Files.createTempDirectory("claimguard-faults-");
+        Path inbox = Files.createDirectories(work.resolve("inbox"));
+        Path outbox = Files.createDirectories(work.resolve("outbox"));
+        Path journal = Files.createDirectories(work.resolve("artemis"));
+        Path logs = Files.createDirectories(work.resolve("logs"));
+        log("%s run: %,d inputs, %d kills, %d outages of %d s, seed %d, work in %s", options.size(), options.inputs(),
+                options.kills(), options.outages(), options.outageLength().toSeconds(), options.seed(), work);
+
+        Backlog backlog = Backlog.generate(options.inputs(), runId, random, Path.of("examples"));
+        long distinctValid = backlog.all().stream().filter(input -> input.kind() == Kind.VALID)
+                .map(HarnessInput::sha256).distinct().count();
+        long badInputs = backlog.count(Kind.REJECTED) + backlog.count(Kind.POISON);
+        long expectedRows = distinctValid + badInputs;
+
+        TestDatabase database = TestDatabase.createSeparate();
+        int managementPort = FreePort.onLoopback();
+        int brokerPort = FreePort.onLoopback();
+        while (brokerPort == managementPort) {
+            brokerPort = FreePort.onLoopback();
+        }
+        try (TcpProxy proxy = new TcpProxy(database.host(), database.port());
+                ServiceProcess service = new ServiceProcess(options.jar(), serviceProperties(database, proxy, inbox, outbox,
+                        journal, managementPort, brokerPort), logs, managementPort);
+                Connection sql = database.connect()) {
+            // every exit path, also Ctrl-C: no new database connections for the service, then the service dies;
+            // TestDatabase's own hook drops the database
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                proxy.cut();
+                service.close();
+            }, "fault-harness-cleanup"));
+            Run run = new Run(service, proxy, sql, expectedRows);
+
+            service.start();
+            service.awaitReady(START_PATIENCE);
+            log("service up as pid %d (management port %d, broker tcp://127.0.0.1:%d, database %s via proxy port %d)",
+                    service.pid(), managementPort, brokerPort, database.databaseName(), proxy.port());
+
+            Backlog.refusePoison(sql);
+            JmsClient jms = new JmsClient("tcp://127.0.0.1:" + brokerPort);
+            feed(backlog, jms, inbox);
+            log("backlog fed: %,d JMS messages, %,d files; %,d of %,d rows committed so far", backlog.jms().size(),
+                    backlog.files().size(), run.progress(), expectedRows);
+
+            run.injectFaults(faultPlan());
+            boolean drained = run.awaitDrained(inbox);
+            log("backlog %s: %,d of %,d rows; reading the output and dead-letter queues", drained ? "drained" : "NOT drained",
+                    run.progress(), expectedRows);
+
+            int limit = options.inputs() * 3 + 1_000;
+            List<JmsClient.Received> outputs = jms.drain(OUTPUT_QUEUE, Duration.ofSeconds(3), limit, Duration.ofMinutes(10));
+            List<JmsClient.Received> deadLetterQueue = jms.drain(DEAD_LETTER_QUEUE, Duration.ofSeconds(3), limit,
+                    Duration.ofMinutes(5));
+            service.stop();
+            log("service stopped; %,d output messages, %,d dead-letter queue messages", outputs.size(), deadLetterQueue.size());
+
+            Accounting.Result accounting = Accounting.account(backlog, sql, outputs, deadLetterQueue, inbox, outbox);
+            List<String> problems = new ArrayList<>();
+            if (!drained) {
+                problems.add("the backlog did not drain within " + options.drainTimeout().toSeconds() + " s after the last fault");
+            }
+            problems.addAll(run.faultProblems);
+            problems.addAll(accounting.problems());
+            FaultReport report = report(backlog, distinctValid, run, accounting, duplicatesLogged(logs), problems,
+                    machine(sql));
+
+            System.out.println();
+            System.out.print(report.table());
+            if (!problems.isEmpty()) {
+                System.out.println("\nproblems (" + problems.size() + "):");
+                problems.stream().limit(FaultReport.LISTED_PROBLEMS).forEach(problem -> System.out.println("  " + problem));
+            }
+            String stamp = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(started);
+            Path written = report.write(options.resultsDir(), stamp);
+            log("results written to %s (and .md)", written);
+            if (report.passed() && !options.keepWork()) {
+                deleteRecursively(work);
+            } else {
+                log("work folder kept for inspection: %s (service logs in %s)", work, logs);
+            }
+            return report.passed() ? 0 : 1;
+        }
+    }
+
+    private static Map<String, String> serviceProperties(TestDatabase database, TcpProxy proxy, Path inbox, Path outbox,
+            Path journal, int managementPort, int brokerPort) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("spring.datasource.url", database.jdbcUrl("127.0.0.1", proxy.port()));
+        properties.put("spring.datasource.username", database.username());
+        properties.put("spring.datasource.password", database.password());
+        properties.put("claimguard.management.port", Integer.toString(managementPort));
+        properties.put("claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + brokerPort);
+        properties.put("claimguard.file.inbox", inbox.toString());
+        properties.put("claimguard.file.outbox", outbox.toString());
+        // the same journal on every start, so that messages on the queues survive SIGKILL
+        properties.put("claimguard.broker.data-directory", journal.toString());
+        return properties;
+    }
+
+    /** Both channels at once; every file written under a temporary name and renamed, as writers must. */
+    private void feed(Backlog backlog, JmsClient jms, Path inbox) throws Exception {
+        ExecutorService feeders = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> files = feeders.submit(() -> {
+                for (HarnessInput input : backlog.files()) {
+                    Path temporary = inbox.resolve(input.tag() + ".tmp");
+                    Files.write(temporary, input.bytes());
+                    Files.move(temporary, inbox.resolve(input.fileName()), StandardCopyOption.ATOMIC_MOVE);
+                }
+                return null;
+            });
+            Future<?> messages = feeders.submit(() -> {
+                jms.send(INPUT_QUEUE, backlog.jms());
+                return null;
+            });
+            files.get(10, TimeUnit.MINUTES);
+            messages.get(10, TimeUnit.MINUTES);
+        } finally {
+            feeders.shutdownNow();
+        }
+    }
+
+    /** The kills and outages in a random order, each at a random moment of its own slice of the backlog. */
+    private List<Fault> faultPlan() {
+        List<Fault> plan = new ArrayList<>();
+        for (int i = 0; i < options.kills(); i++) {
+            plan.add(Fault.KILL);
+        }
+        for (int i = 0; i < options.outages(); i++) {
+            plan.add(Fault.OUTAGE);
+        }
+        Collections.shuffle(plan, random);
+        return plan;
+    }
+
+    /** The state of one run while faults are injected. */
+    private final class Run {
+
+        private final ServiceProcess service;
+        private final TcpProxy proxy;
+        private final Connection sql;
+        private final long expectedRows;
+        private final List<FaultReport.Kill> kills = new ArrayList<>();
+        private final List<FaultReport.Outage> outages = new ArrayList<>();
+        private final List<String> faultProblems = new ArrayList<>();
+
+        Run(ServiceProcess service, TcpProxy proxy, Connection sql, long expectedRows) {
+            this.service = service;
+            this.proxy = proxy;
+            this.sql = sql;
+            this.expectedRows = expectedRows;
+        }
+
+        /** Rows the service has committed: one audit row per distinct valid input, one dead_letter row per bad one. */
+        long progress() {
+            try {
+                return Accounting.countRows(sql, "SELECT (SELECT count(*) FROM claimguard.verification_audit)"
+                        + " + (SELECT count(*) FROM claimguard.dead_letter)");
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot count the rows in the harness's database", e);
+            }
+        }
+
+        double share() {
+            return (double) progress() / expectedRows;
+        }
+
+        void injectFaults(List<Fault> plan) {
+            for (int index = 0; index < plan.size(); index++) {
+                double moment = FIRST_FAULT_AT + (LAST_FAULT_BY - FIRST_FAULT_AT) * (index + random.nextDouble()) / plan.size();
+                awaitProgress((long) Math.ceil(moment * expectedRows));
+                if (plan.get(index) == Fault.KILL) {
+                    kill();
+                } else {
+                    outage();
+                }
+            }
+        }
+
+        private void awaitProgress(long rows) {
+            try {
+                await("backlog at " + rows + " rows").atMost(PROGRESS_PATIENCE).pollDelay(Duration.ZERO)
+                        .pollInterval(Duration.ofMillis(100)).until(() -> {
+                            if (!service.alive()) {
+                                throw new IllegalStateException("the service died on its own; last lines of "
+                                        + service.currentLog() + ":\n" + service.logTail(40));
+                            }
+                            return progress() >= rows;
+                        });
+            } catch (ConditionTimeoutException e) {
+                throw new IllegalStateException("the backlog is stuck at " + progress() + " of " + expectedRows
+                        + " rows; the fault planned at " + rows + " rows was never reached", e);
+            }
+        }
+
+        private void kill() {
+            int number = kills.size() + 1;
+            double at = share();
+            long killedPid = service.pid();
+            Instant killedAt = Instant.now();
+            service.kill();
+            log("kill -9 #%d: pid %d at %.0f%% of the backlog", number, killedPid, at * 100);
+            service.start();
+            service.awaitReady(START_PATIENCE);
+            double seconds = secondsSince(killedAt);
+            kills.add(new FaultReport.Kill(number, at, killedPid, service.pid(), seconds));
+            log("restarted as pid %d, ready %.1f s after the kill", service.pid(), seconds);
+        }
+
+        private void outage() {
+            int number = outages.size() + 1;
+            double at = share();
+            long pid = service.pid();
+            HealthProbe probe = new HealthProbe();
+            AtomicReference<Instant> restoredAt = new AtomicReference<>();
+            ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+            Instant cutAt = Instant.now();
+            Instant restoreDue = cutAt.plus(options.outageLength());
+            proxy.cut();
+            log("outage #%d: PostgreSQL cut off for %d s at %.0f%% of the backlog", number, options.outageLength().toSeconds(),
+                    at * 100);
+            try {
+                // the outage ends on time, whatever the probes are waiting for
+                timer.schedule(() -> {
+                    proxy.restore();
+                    restoredAt.set(Instant.now());
+                }, options.outageLength().toMillis(), TimeUnit.MILLISECONDS);
+                await("outage #" + number).atMost(options.outageLength().plus(Duration.ofSeconds(30)))
+                        .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500))
+                        .until(() -> probe.probe(service, restoreDue, restoredAt));
+            } finally {
+                timer.shutdown();
+                proxy.restore();
+            }
+            Instant restored = restoredAt.get() != null ? restoredAt.get() : Instant.now();
+            double seconds = Duration.between(cutAt, restored).toMillis() / 1000.0;
+            // nothing can commit through the cut proxy: any row beyond these was committed after the restore
+            long rowsAtRestore = progress();
+            boolean recovered;
+            try {
+                await("recovery after outage #" + number).atMost(RECOVERY_PATIENCE).pollDelay(Duration.ZERO)
+                        .pollInterval(Duration.ofMillis(250))
+                        .until(() -> service.alive() && service.status("/actuator/health", Duration.ofSeconds(10)) == 200
+                                && (progress() > rowsAtRestore || progress() >= expectedRows));
+                recovered = service.pid() == pid;
+            } catch (ConditionTimeoutException e) {
+                recovered = false;
+            }
+            double toRecover = secondsSince(restored);
+            outages.add(new FaultReport.Outage(number, at, seconds, probe.answers, probe.down, probe.livenessUp, recovered,
+                    toRecover));
+            log("outage #%d over after %.1f s: health 503 in %d of %d answers, liveness %s; %s", number, seconds, probe.down,
+                    probe.answers, probe.livenessUp ? "200 throughout" : "NOT 200",
+                    recovered ? String.format(Locale.ROOT, "committing again %.1f s later, same pid", toRecover) : "NOT RECOVERED");
+            if (probe.down == 0) {
+                faultProblems.add("outage #" + number + ": /actuator/health never answered 503 while PostgreSQL was cut off");
+            }
+            if (!probe.livenessUp) {
+                faultProblems.add("outage #" + number + ": liveness was not 200 during the outage (would get the service restarted)");
+            }
+            if (!recovered) {
+                faultProblems.add("outage #" + number + ": the service did not recover within " + RECOVERY_PATIENCE.toSeconds()
+                        + " s without a restart");
+                // restart it, so that the rest of the run can still account for every input
+                service.kill();
+                service.start();
+                service.awaitReady(START_PATIENCE);
+            }
+        }
+
+        /** Waits until the inbox and the input queue are empty and the rows are complete (or have stopped coming). */
+        boolean awaitDrained(Path inbox) {
+            Instant[] lastChange = {Instant.now()};
+            long[] lastProgress = {-1};
+            try {
+                await("backlog drained").atMost(options.drainTimeout()).pollDelay(Duration.ZERO).pollInterval(Duration.ofSeconds(1))
+                        .until(() -> {
+                            long rows = progress();
+                            if (rows != lastProgress[0]) {
+                                lastProgress[0] = rows;
+                                lastChange[0] = Instant.now();
+                            }
+                            Map<String, Double> metrics = metrics(service);
+                            boolean empty = jsonFilesIn(inbox) == 0
+                                    && metrics.getOrDefault("claimguard_inbox_files", -1.0) == 0
+                                    && metrics.getOrDefault("claimguard_queue_depth{queue=\"" + INPUT_QUEUE + "\"}", -1.0) == 0;
+                            boolean settled = rows >= expectedRows || lastChange[0].plus(SETTLED).isBefore(Instant.now());
+                            return empty && settled;
+                        });
+                return true;
+            } catch (ConditionTimeoutException e) {
+                return false;
+            }
+        }
+    }
+
+    /** Asks health and liveness during an outage; counts only the answers received before the database came back. */
+    private static final class HealthProbe {
+
+        int answers;
+        int down;
+        boolean livenessUp = true;
+
+        boolean probe(ServiceProcess service, Instant restoreDue, AtomicReference<Instant> restoredAt) {
+            // a health check waits for a database connection (up to the pool's 5 s); it need not outlast the outage
+            Duration untilRestore = Duration.between(Instant.now(), restoreDue).plusSeconds(1);
+            Duration timeout = untilRestore.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
+                    : untilRestore.compareTo(Duration.ofSeconds(15)) > 0 ? Duration.ofSeconds(15) : untilRestore;
+            int health = service.status("/actuator/health", timeout);
+            if (restoredAt.get() == null && health != -1) {
+                answers++;
+                if (health == 503) {
+                    down++;
+                }
+            }
+            int liveness = service.status("/actuator/health/liveness", Duration.ofSeconds(5));
+            if (restoredAt.get() == null && liveness != 200) {
+                livenessUp = false;
+            }
+            return restoredAt.get() != null;
+        }
+    }
+
+    /** The management port's Prometheus metrics, keyed by name and, where there are, the {@code queue} label. */
+    private static Map<String, Double> metrics(ServiceProcess service) {
+        Map<String, Double> values = new LinkedHashMap<>();
+        String text = service.body("/actuator/prometheus", Duration.ofSeconds(10));
+        if (text == null) {
+            return values;
+        }
+        Matcher line = METRIC_LINE.matcher(text);
+        while (line.find()) {
+            String name = line.group(1);
+            if (!name.startsWith("claimguard_")) {
+                continue;
+            }
+            String labels = line.group(2) == null ? "" : line.group(2);
+            Matcher queue = Pattern.compile("queue=\"([^\"]*)\"").matcher(labels);
+            String key = queue.find() ? name + "{queue=\"" + queue.group(1) + "\"}" : name;
+            values.put(key, Double.parseDouble(line.group(3)));
+        }
+        return values;
+    }
+
+    private static long jsonFilesIn(Path inbox) throws IOException {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(inbox, "*.json")) {
+            long count = 0;
+            for (Path ignored : files) {
+                count++;
+            }
+            return count;
+        }
+    }
+
+    /** The service logs one summary line per input that made no new row: {@code duplicate request_id=...}. */
+    private static long duplicatesLogged(Path logs) throws IOException {
+        long duplicates = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(logs, "service-*.log")) {
+            for (Path file : files) {
+                try (Stream<String> lines = Files.lines(file, StandardCharsets.UTF_8)) {
+                    duplicates += lines.filter(line -> line.contains("io.claimguard.audit.summary")
+                            && line.contains(" duplicate request_id=")).count();
+                }
+            }
+        }
+        return duplicates;
+    }
+
+    private FaultReport report(Backlog backlog, long distinctValid, Run run, Accounting.Result accounting,
+            long duplicatesAbsorbed, List<String> problems, String machine) {
+        Accounting.Outcomes outcomes = accounting.outcomes();
+        FaultReport.Inputs inputs = new FaultReport.Inputs(backlog.all().size(), backlog.jms().size(), backlog.files().size(),
+                backlog.count(Kind.VALID), distinctValid, backlog.identicalPairs(), backlog.count(Kind.REJECTED),
+                backlog.count(Kind.POISON));
+        double secondsCut = run.outages.stream().mapToDouble(FaultReport.Outage::seconds).sum();
+        FaultReport.Faults faults = new FaultReport.Faults(run.kills.size(), run.kills, run.outages.size(), secondsCut,
+                run.outages);
+        boolean healthDown = !run.outages.isEmpty() && run.outages.stream().allMatch(outage -> outage.healthDown() > 0);
+        boolean passed = problems.isEmpty() && outcomes.lost() == 0 && outcomes.duplicatedAuditRows() == 0
+                && (options.outages() == 0 || healthDown)
+                && run.kills.size() == options.kills() && run.outages.size() == options.outages();
+        List<String> listed = problems.stream().limit(FaultReport.LISTED_PROBLEMS).toList();
+        return new FaultReport(options.size(), options.seed(), started.toString(), secondsSince(started), machine, inputs,
+                faults, outcomes, duplicatesAbsorbed, healthDown, passed, listed);
+    }
+
+    private static String machine(Connection sql) throws SQLException {
+        return Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + " "
+                + System.getProperty("os.arch") + ", Java " + System.getProperty("java.version") + ", PostgreSQL "
+                + sql.getMetaData().getDatabaseProductVersion();
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+
+    private static double secondsSince(Instant instant) {
+        return Duration.between(instant, Instant.now()).toMillis() / 1000.0;
+    }
+
+    private void log(String format, Object... arguments) {
+        System.out.printf(Locale.ROOT, "[%6.1f s] %s%n", secondsSince(started), String.format(Locale.ROOT, format, arguments));
+    }
+}

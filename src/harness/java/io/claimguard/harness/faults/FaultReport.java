@@ -1,0 +1,156 @@
+package io.claimguard.harness.faults;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What one harness run did and found: printed as a table, and written as JSON and Markdown to
+ * {@code bench/results/faults-<timestamp>.{json,md}}.
+ *
+ * @param duplicatesAbsorbed inputs the service logged as {@code duplicate} (their bytes already had a row): the
+ *     second copy of each identical pair, plus every input a kill caught between its audit commit and its
+ *     acknowledgement. It shows that the kills hit the window the unique key is there for.
+ */
+record FaultReport(
+        String size,
+        long seed,
+        String startedAt,
+        double wallSeconds,
+        String machine,
+        Inputs inputs,
+        Faults faults,
+        Accounting.Outcomes outcomes,
+        long duplicatesAbsorbed,
+        boolean healthDownInEveryOutage,
+        boolean passed,
+        List<String> problems) {
+
+    /** At most this many problems are listed; the counts in {@code outcomes} cover all of them. */
+    static final int LISTED_PROBLEMS = 50;
+
+    record Inputs(int total, int jms, int files, long valid, long distinctValid, long identicalPairs, long rejected,
+            long poison) {
+    }
+
+    record Faults(int kills, List<Kill> killLog, int outages, double secondsCut, List<Outage> outageLog) {
+    }
+
+    /**
+     * @param atProgress share of the backlog's rows committed when the service was killed
+     * @param secondsToReady from SIGKILL to readiness 200 of the restarted service
+     */
+    record Kill(int number, double atProgress, long killedPid, long restartedPid, double secondsToReady) {
+    }
+
+    /**
+     * @param healthPolls answers from {@code /actuator/health} received while the database was cut off
+     * @param healthDown of those, how many were 503 (DOWN)
+     * @param livenessUp liveness answered 200 whenever it was asked during the outage
+     * @param recoveredWithoutRestart the same process was ready and committing rows again after the outage
+     * @param secondsToRecover from restoring the database until health was 200 and rows were being committed
+     */
+    record Outage(int number, double atProgress, double seconds, int healthPolls, int healthDown, boolean livenessUp,
+            boolean recoveredWithoutRestart, double secondsToRecover) {
+    }
+
+    String table() {
+        Accounting.Outcomes o = outcomes;
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"size / seed", size + " / " + seed});
+        rows.add(new String[] {"inputs", String.format(Locale.ROOT,
+                "%,d (%,d JMS, %,d files): %,d valid (%,d distinct, %,d identical JMS/file pairs), %,d rejected, %,d poison",
+                inputs.total(), inputs.jms(), inputs.files(), inputs.valid(), inputs.distinctValid(),
+                inputs.identicalPairs(), inputs.rejected(), inputs.poison())});
+        rows.add(new String[] {"faults injected", String.format(Locale.ROOT,
+                "%d x kill -9 (at %s of the backlog), %d outages of PostgreSQL (at %s), %.0f s cut in all",
+                faults.kills(), shares(faults.killLog().stream().map(Kill::atProgress).toList()), faults.outages(),
+                shares(faults.outageLog().stream().map(Outage::atProgress).toList()), faults.secondsCut())});
+        rows.add(new String[] {"audited", String.format(Locale.ROOT,
+                "%,d of %,d distinct valid inputs, exactly once (%,d audit rows, %,d claim_check rows, complete: %s)",
+                o.audited(), inputs.distinctValid(), o.auditRows(), o.claimCheckRows(), yesNo(o.claimChecksComplete()))});
+        rows.add(new String[] {"duplicates absorbed", String.format(Locale.ROOT,
+                "%,d byte-identical deliveries made no new row (%,d second copies of the pairs, %,d redelivered after a kill)",
+                duplicatesAbsorbed, inputs.identicalPairs(), Math.max(0, duplicatesAbsorbed - inputs.identicalPairs()))});
+        rows.add(new String[] {"dead-lettered", String.format(Locale.ROOT,
+                "%,d of %,d (%,d rejected, %,d processing_failed; %,d on the DLQ, %,d in .error/), exact bytes: %s",
+                o.deadLettered(), inputs.rejected() + inputs.poison(), o.deadLetteredRejected(), o.deadLetteredPoison(),
+                o.dlqMessages(), o.errorFiles(), yesNo(o.deadLetterBytesExact()))});
+        rows.add(new String[] {"forwarded", String.format(Locale.ROOT,
+                "%,d of %,d audited (%,d output messages, %,d of them again after a crash; %,d outbox files)",
+                o.forwarded(), o.audited(), o.outputMessages(), o.reforwarded(), o.outboxFiles())});
+        rows.add(new String[] {"files", String.format(Locale.ROOT, "%,d in .done/, %,d in .error/, %,d left in the inbox",
+                o.doneFiles(), o.errorFiles(), o.leftInInbox())});
+        rows.add(new String[] {"lost", String.format(Locale.ROOT, "%,d", o.lost())});
+        rows.add(new String[] {"duplicated audit rows", String.format(Locale.ROOT, "%,d", o.duplicatedAuditRows())});
+        rows.add(new String[] {"other problems", String.format(Locale.ROOT, "%,d", o.otherProblems())});
+        rows.add(new String[] {"health DOWN during outages", faults.outageLog().isEmpty() ? "n/a (no outage injected)"
+                : yesNo(healthDownInEveryOutage) + " (503 in "
+                + String.join(", ", faults.outageLog().stream()
+                        .map(outage -> outage.healthDown() + " of " + outage.healthPolls() + " polls").toList())
+                + "; recovered without restart: "
+                + String.join(", ", faults.outageLog().stream().map(outage -> outage.recoveredWithoutRestart()
+                        ? String.format(Locale.ROOT, "%.1f s after", outage.secondsToRecover()) : "NO").toList()) + ")"});
+        rows.add(new String[] {"wall time", String.format(Locale.ROOT, "%.0f s", wallSeconds)});
+        rows.add(new String[] {"machine", machine});
+        rows.add(new String[] {"result", passed ? "PASS" : "FAIL"});
+        return markdownTable(rows);
+    }
+
+    String markdown() {
+        StringBuilder text = new StringBuilder("# ClaimGuard fault harness, " + size + " run, " + startedAt + "\n\n");
+        text.append(table()).append('\n');
+        text.append("\n## Kills\n\n| # | at backlog | killed pid | restarted pid | kill to ready |\n|---|---|---|---|---|\n");
+        for (Kill kill : faults.killLog()) {
+            text.append(String.format(Locale.ROOT, "| %d | %.0f%% | %d | %d | %.1f s |%n", kill.number(),
+                    kill.atProgress() * 100, kill.killedPid(), kill.restartedPid(), kill.secondsToReady()));
+        }
+        text.append("\n## Outages\n\n| # | at backlog | cut | health polls 503 | liveness 200 | recovered without restart |\n"
+                + "|---|---|---|---|---|---|\n");
+        for (Outage outage : faults.outageLog()) {
+            text.append(String.format(Locale.ROOT, "| %d | %.0f%% | %.1f s | %d/%d | %s | %s |%n", outage.number(),
+                    outage.atProgress() * 100, outage.seconds(), outage.healthDown(), outage.healthPolls(),
+                    yesNo(outage.livenessUp()), outage.recoveredWithoutRestart()
+                            ? String.format(Locale.ROOT, "yes, %.1f s after", outage.secondsToRecover()) : "NO"));
+        }
+        if (!problems.isEmpty()) {
+            text.append("\n## Problems\n\n");
+            problems.forEach(problem -> text.append("- ").append(problem).append('\n'));
+        }
+        return text.toString();
+    }
+
+    /** Writes {@code faults-<stamp>.json} and {@code .md}; returns the JSON file. */
+    Path write(Path directory, String stamp) throws IOException {
+        Files.createDirectories(directory);
+        Path json = directory.resolve("faults-" + stamp + ".json");
+        Files.writeString(json, JsonMapper.builder().build().writerWithDefaultPrettyPrinter().writeValueAsString(this)
+                + "\n", StandardCharsets.UTF_8);
+        Files.writeString(directory.resolve("faults-" + stamp + ".md"), markdown(), StandardCharsets.UTF_8);
+        return json;
+    }
+
+    private static String shares(List<Double> shares) {
+        if (shares.isEmpty()) {
+            return "-";
+        }
+        return String.join(", ", shares.stream().map(share -> String.format(Locale.ROOT, "%.0f%%", share * 100)).toList());
+    }
+
+    private static String yesNo(boolean value) {
+        return value ? "yes" : "no";
+    }
+
+    private static String markdownTable(List<String[]> rows) {
+        StringBuilder table = new StringBuilder("| | |\n|---|---|\n");
+        for (String[] row : rows) {
+            table.append("| ").append(row[0]).append(" | ").append(row[1].replace("|", "\\|")).append(" |\n");
+        }
+        return table.toString();
+    }
+}

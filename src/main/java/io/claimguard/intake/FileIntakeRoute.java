@@ -1,0 +1,87 @@
+package io.claimguard.intake;
+
+import io.claimguard.config.ClaimGuardProperties;
+import io.claimguard.observe.PipelineObserver;
+import io.claimguard.pipeline.InputExchange;
+import io.claimguard.pipeline.Pipeline;
+import io.claimguard.pipeline.ReceivedInput;
+import java.time.OffsetDateTime;
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.endpoint.EndpointRouteBuilder;
+import org.springframework.stereotype.Component;
+
+/**
+ * The file drop: every complete {@code *.json} file in the inbox is one input. Once its audit rows are committed
+ * and its result forwarded, the result is also written to the outbox and the file moves to {@code .done/}; once a
+ * rejected or failed file's dead_letter row is committed, it moves to {@code .error/}. On any other failure it stays
+ * in the inbox and is tried again at the next poll. Files are processed {@code claimguard.file.concurrency} at a
+ * time, so that their audit rows share database transactions; each file moves when its own exchange completes.
+ */
+@Component
+public class FileIntakeRoute extends EndpointRouteBuilder {
+
+    public static final String DONE = ".done";
+    public static final String ERROR = ".error";
+
+    /** Where the file moves when its exchange completes: {@link #DONE} or {@link #ERROR}. */
+    private static final String DISPOSITION = "claimguardDisposition";
+    /** The outbox file's name: {@code <request_id>.<audit_id>.json}. */
+    private static final String RESULT_NAME = "claimguardResultName";
+
+    private final int concurrency;
+    private final PipelineObserver observer;
+
+    public FileIntakeRoute(ClaimGuardProperties properties, PipelineObserver observer) {
+        this.concurrency = properties.file().concurrency();
+        this.observer = observer;
+    }
+
+    @Override
+    public void configure() {
+        from(file("{{claimguard.file.inbox}}")
+                        // complete files only: a writer renames name.tmp to name.json, and a file still growing is
+                        // not taken (changed read lock); an empty file is an input (min length 0), rejected like any
+                        // other bad input
+                        .antInclude("*.json")
+                        .readLock("changed")
+                        .readLockMinLength(0)
+                        .readLockMinAge("{{claimguard.file.settle-time}}")
+                        .readLockCheckInterval(250)
+                        .readLockTimeout(30_000)
+                        .readLockLoggingLevel("WARN")
+                        .delay("{{claimguard.file.poll-delay}}")
+                        // while files keep coming the next poll runs at once, not after the poll delay
+                        .greedy(true)
+                        .maxMessagesPerPoll(500)
+                        .sortBy("file:modified")
+                        .move("${exchangeProperty." + DISPOSITION + "}/${file:name}"))
+                .routeId("file-intake")
+                .threads(concurrency, concurrency).threadName("file-intake")
+                .process(FileIntakeRoute::capture)
+                .to(Pipeline.VERIFY)
+                .choice()
+                    .when(InputExchange.FORWARDED)
+                        .process(FileIntakeRoute::nameResult)
+                        .to(file("{{claimguard.file.outbox}}")
+                                .fileName("${exchangeProperty." + RESULT_NAME + "}")
+                                .tempFileName(".${exchangeProperty." + RESULT_NAME + "}.tmp")
+                                .fileExist("Override"))
+                        .setProperty(DISPOSITION, constant(DONE))
+                    .otherwise()
+                        .setProperty(DISPOSITION, constant(ERROR))
+                .end()
+                .process(observer::completed);
+    }
+
+    private static void capture(Exchange exchange) {
+        String name = exchange.getIn().getHeader(Exchange.FILE_NAME_ONLY, String.class);
+        byte[] payload = exchange.getIn().getBody(byte[].class);
+        InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.FILE, name, OffsetDateTime.now(),
+                payload == null ? new byte[0] : payload));
+    }
+
+    private static void nameResult(Exchange exchange) {
+        exchange.setProperty(RESULT_NAME,
+                InputExchange.verification(exchange).requestId() + "." + InputExchange.auditId(exchange) + ".json");
+    }
+}

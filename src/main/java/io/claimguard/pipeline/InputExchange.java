@@ -1,0 +1,83 @@
+package io.claimguard.pipeline;
+
+import io.claimguard.domain.Verification;
+import org.apache.camel.Exchange;
+import org.apache.camel.Predicate;
+
+/**
+ * Typed access to what the routes know about the input an exchange carries, and the states the routes branch on.
+ * The exchange properties behind it are this class's own: no route reads them by name.
+ */
+public final class InputExchange {
+
+    private static final String INPUT = "claimguardInput";
+    private static final String VERIFICATION = "claimguardVerification";
+    private static final String DEAD_LETTER = "claimguardDeadLetter";
+    private static final String OUTCOME = "claimguardOutcome";
+    private static final String AUDIT_ID = "claimguardAuditId";
+
+    /** Rejected as not an acceptable envelope: to be recorded in dead_letter, never audited. */
+    public static final Predicate REJECTED = exchange -> outcome(exchange) == Outcome.REJECTED;
+    /** Audited (now or before) and forwarded. */
+    public static final Predicate FORWARDED = exchange -> outcome(exchange) != null && outcome(exchange).forwarded();
+    /** Rejected or failed, and recorded in dead_letter: the intake sets the input aside. */
+    public static final Predicate SET_ASIDE = exchange -> outcome(exchange) != null && outcome(exchange).setAside();
+    /**
+     * Nothing of the input is committed yet: a failure now may still dead-letter it. After the audit commit a
+     * failure (forwarding) must leave the input unacknowledged instead, so that it comes again as a duplicate.
+     */
+    public static final Predicate BEFORE_AUDIT_COMMIT = exchange -> exchange.getProperty(AUDIT_ID) == null;
+
+    private InputExchange() {
+    }
+
+    /** Set by every intake before {@link Pipeline#VERIFY}. */
+    public static void receive(Exchange exchange, ReceivedInput input) {
+        exchange.setProperty(INPUT, input);
+    }
+
+    public static ReceivedInput input(Exchange exchange) {
+        return exchange.getProperty(INPUT, ReceivedInput.class);
+    }
+
+    /** An acceptable envelope, projected and guarded. */
+    public static void accept(Exchange exchange, Verification verification) {
+        exchange.setProperty(VERIFICATION, verification);
+    }
+
+    public static Verification verification(Exchange exchange) {
+        return exchange.getProperty(VERIFICATION, Verification.class);
+    }
+
+    public static void reject(Exchange exchange, DeadLetter deadLetter) {
+        setAside(exchange, Outcome.REJECTED, deadLetter);
+    }
+
+    public static void fail(Exchange exchange, DeadLetter deadLetter) {
+        setAside(exchange, Outcome.FAILED, deadLetter);
+    }
+
+    public static DeadLetter deadLetter(Exchange exchange) {
+        return exchange.getProperty(DEAD_LETTER, DeadLetter.class);
+    }
+
+    /** The input's audit rows are committed (or were, for a byte-identical input before it). */
+    public static void audited(Exchange exchange, long auditId, boolean created) {
+        exchange.setProperty(AUDIT_ID, auditId);
+        exchange.setProperty(OUTCOME, created ? Outcome.AUDITED : Outcome.DUPLICATE);
+    }
+
+    public static long auditId(Exchange exchange) {
+        return exchange.getProperty(AUDIT_ID, Long.class);
+    }
+
+    /** What became of the input; null while it is still being processed. */
+    public static Outcome outcome(Exchange exchange) {
+        return exchange.getProperty(OUTCOME, Outcome.class);
+    }
+
+    private static void setAside(Exchange exchange, Outcome outcome, DeadLetter deadLetter) {
+        exchange.setProperty(OUTCOME, outcome);
+        exchange.setProperty(DEAD_LETTER, deadLetter);
+    }
+}

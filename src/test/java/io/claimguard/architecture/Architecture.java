@@ -1,0 +1,69 @@
+package io.claimguard.architecture;
+
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
+import java.util.List;
+
+/**
+ * ClaimGuard's architecture, written down once: which package may use which. Every rule takes the root package, so
+ * that the same rules that guard {@code io.claimguard} can be shown to catch a broken fixture.
+ */
+final class Architecture {
+
+    private Architecture() {
+    }
+
+    /**
+     * The packages and what each may use. {@code domain} is plain Java: the rules of the contract. {@code pipeline}
+     * is the vocabulary the routes share (endpoints, the received input, its outcome, failure kinds). The steps
+     * ({@code audit}, {@code deadletter}, {@code forward}) and the {@code verify} route use it; the intakes feed
+     * {@code verify}. The application class at the root wires it all and is not a layer.
+     */
+    static ArchRule layers(String root) {
+        return layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .withOptionalLayers(true)
+                .layer("domain").definedBy(root + ".domain..")
+                .layer("config").definedBy(root + ".config..")
+                .layer("pipeline").definedBy(root + ".pipeline..")
+                .layer("observe").definedBy(root + ".observe..")
+                .layer("audit").definedBy(root + ".audit..")
+                .layer("deadletter").definedBy(root + ".deadletter..")
+                .layer("forward").definedBy(root + ".forward..")
+                .layer("verify").definedBy(root + ".verify..")
+                .layer("intake").definedBy(root + ".intake..")
+                .layer("seal").definedBy(root + ".seal..")
+                .layer("tools").definedBy(root + ".tools..")
+                .whereLayer("domain").mayNotAccessAnyLayer()
+                .whereLayer("config").mayOnlyAccessLayers("domain")
+                .whereLayer("pipeline").mayOnlyAccessLayers("domain")
+                .whereLayer("observe").mayOnlyAccessLayers("pipeline", "config", "domain")
+                .whereLayer("audit").mayOnlyAccessLayers("pipeline", "config", "domain")
+                .whereLayer("deadletter").mayOnlyAccessLayers("audit", "observe", "pipeline", "domain")
+                .whereLayer("forward").mayOnlyAccessLayers("pipeline", "domain")
+                .whereLayer("verify").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")
+                .whereLayer("intake").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")
+                .whereLayer("seal").mayOnlyAccessLayers("pipeline", "config")
+                .whereLayer("tools").mayOnlyAccessLayers("seal", "config");
+    }
+
+    /** No package uses one that uses it back, however long the way round. */
+    static ArchRule noCycles(String root) {
+        return slices().matching(root + ".(*)..").should().beFreeOfCycles();
+    }
+
+    /** The domain core knows nothing of Camel, Spring, the broker or JDBC: it is the contract's rules in plain Java. */
+    static ArchRule plainDomain(String root) {
+        return ArchRuleDefinition.noClasses().that().resideInAPackage(root + ".domain..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "org.apache.camel..", "org.springframework..", "jakarta..", "org.apache.activemq..", "java.sql..",
+                        "javax.sql..", "io.micrometer..")
+                .because("the domain core is plain Java, tested without a framework");
+    }
+
+    static List<ArchRule> all(String root) {
+        return List.of(layers(root), noCycles(root), plainDomain(root));
+    }
+}

@@ -1,0 +1,59 @@
+package io.claimguard.testkit;
+
+import io.claimguard.audit.Sha256;
+import java.util.HexFormat;
+
+/**
+ * One input the harness feeds, with what must become of it. The service keys its rows on the SHA-256 of the
+ * exact bytes ({@code verification_audit.input_sha256}, {@code dead_letter.payload_sha256}), so the harness does
+ * too.
+ *
+ * @param tag unique per input; the file name (without {@code .json}) and the JMS property {@link #TAG_PROPERTY}
+ * @param requestId the envelope's request_id where it has a valid one (outbox files are named after it), else null
+ * @param expectedReasonCode for a rejected or poison input, the {@code dead_letter.reason_code} it must get
+ * @param claimChecks how many claim_check rows an accepted input's audit row must have
+ * @param bytesMessage sent as a JMS BytesMessage (else a TextMessage)
+ */
+public record HarnessInput(
+        String tag,
+        Channel channel,
+        Kind kind,
+        String requestId,
+        String expectedReasonCode,
+        byte[] bytes,
+        String sha256,
+        int claimChecks,
+        boolean bytesMessage) {
+
+    /** JMS property carrying the tag, for reading a dead-letter queue by hand. */
+    public static final String TAG_PROPERTY = "FaultHarnessTag";
+
+    public enum Channel { JMS, FILE }
+
+    public enum Kind {
+        /** An acceptable envelope: audited exactly once and forwarded. */
+        VALID,
+        /** Not an acceptable envelope: dead-lettered with its rejection reason. */
+        REJECTED,
+        /** Valid JSON PostgreSQL refuses to store: dead-lettered as {@code processing_failed} after bounded retries. */
+        POISON
+    }
+
+    public static HarnessInput of(String tag, Channel channel, Kind kind, String requestId, String expectedReasonCode,
+            byte[] bytes, int claimChecks, boolean bytesMessage) {
+        return new HarnessInput(tag, channel, kind, requestId, expectedReasonCode, bytes, sha256(bytes), claimChecks,
+                bytesMessage);
+    }
+
+    public String fileName() {
+        return tag + ".json";
+    }
+
+    public boolean deadLettered() {
+        return kind != Kind.VALID;
+    }
+
+    public static String sha256(byte[] bytes) {
+        return HexFormat.of().formatHex(Sha256.of(bytes));
+    }
+}

@@ -1,0 +1,202 @@
+package io.claimguard.testkit;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * The service under test as a separate JVM, started with {@code java -jar} and the harness's properties as
+ * {@code --name=value} arguments. The harness starts the {@code java} launcher of its own runtime directly,
+ * without a shell or script in between, so that {@link #kill()} sends SIGKILL to the service's JVM itself.
+ * Public for the throughput harness ({@code io.claimguard.bench}), which runs the same jar the same way.
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+    /** Two cores shared with other builds: a bounded heap keeps the machine usable. */
+    public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx512m");
+
+    private static final Duration POLL = Duration.ofMillis(250);
+
+    private final List<String> command;
+    private final Path logDir;
+    private final int managementPort;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private Process process;
+    private Path currentLog;
+    private int starts;
+    private volatile String lastReadiness = "not asked yet";
+
+    public ServiceProcess(Path jar, Map<String, String> properties, Path logDir, int managementPort) {
+        this(jar, DEFAULT_JVM_OPTIONS, properties, logDir, managementPort);
+    }
+
+    /** @param jvmOptions options for the service's JVM, before {@code -jar}, e.g. {@code -Xmx256m} */
+    public ServiceProcess(Path jar, List<String> jvmOptions, Map<String, String> properties, Path logDir,
+            int managementPort) {
+        this.logDir = logDir;
+        this.managementPort = managementPort;
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.add("-jar");
+        command.add(jar.toAbsolutePath().toString());
+        properties.forEach((name, value) -> command.add("--" + name + "=" + value));
+        this.command = List.copyOf(command);
+    }
+
+    public synchronized void start() {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException("the service is already running as pid " + process.pid());
+        }
+        starts++;
+        currentLog = logDir.resolve("service-" + starts + ".log");
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(currentLog.toFile()).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the service: " + String.join(" ", command), e);
+        }
+        String executable = process.info().command().orElse("");
+        if (!executable.endsWith("/java")) {
+            // a wrapper would take the SIGKILL and leave the JVM running
+            process.destroyForcibly();
+            throw new IllegalStateException("pid " + process.pid() + " is not a JVM but " + executable);
+        }
+    }
+
+    /** Waits until readiness answers 200 (database, broker and every route up), or fails if the process dies. */
+    public void awaitReady(Duration atMost) {
+        try {
+            await("readiness of service start " + starts).atMost(atMost).pollDelay(Duration.ZERO).pollInterval(POLL)
+                    .until(() -> {
+                        if (!alive()) {
+                            throw new IllegalStateException("the service exited with " + process.exitValue()
+                                    + " while starting; last lines of " + currentLog + ":\n" + logTail(40));
+                        }
+                        HttpResponse<String> readiness = get("/actuator/health/readiness", Duration.ofSeconds(5));
+                        lastReadiness = readiness == null ? "no answer" : readiness.statusCode() + " " + readiness.body();
+                        return readiness != null && readiness.statusCode() == 200;
+                    });
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("the service was not ready within " + atMost + " (readiness: " + lastReadiness
+                    + "); last lines of " + currentLog + ":\n" + logTail(40), e);
+        }
+    }
+
+    /** SIGKILL, no shutdown hook, no graceful stop: what a crash or the OOM killer does. */
+    public synchronized void kill() {
+        process.destroyForcibly();
+        awaitExit(Duration.ofSeconds(30));
+    }
+
+    /** SIGTERM: the graceful stop (inputs in flight finish), then SIGKILL if it takes too long. */
+    public synchronized void stop() {
+        if (process == null || !process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        if (!awaitExit(Duration.ofSeconds(90))) {
+            kill();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+            awaitExit(Duration.ofSeconds(30));
+        }
+    }
+
+    public synchronized long pid() {
+        return process.pid();
+    }
+
+    public synchronized boolean alive() {
+        return process != null && process.isAlive();
+    }
+
+    public int starts() {
+        return starts;
+    }
+
+    public Path currentLog() {
+        return currentLog;
+    }
+
+    /** GET on the management port: the status code, or -1 when nothing answered in time. */
+    public int status(String path, Duration timeout) {
+        HttpResponse<String> response = get(path, timeout);
+        return response == null ? -1 : response.statusCode();
+    }
+
+    /** GET on the management port: the body of a 200 answer, or null. */
+    public String body(String path, Duration timeout) {
+        HttpResponse<String> response = get(path, timeout);
+        return response != null && response.statusCode() == 200 ? response.body() : null;
+    }
+
+    public String logTail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(currentLog, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "(cannot read " + currentLog + ": " + e.getMessage() + ")";
+        }
+    }
+
+    private HttpResponse<String> get(String path, Duration timeout) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
+                .timeout(timeout).build();
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private boolean awaitExit(Duration atMost) {
+        try {
+            return process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * The one service jar {@code ./mvnw package} builds (not the plain {@code .jar.original}); every harness runs
+     * that jar.
+     */
+    public static Path findJar() {
+        Path target = Path.of("target");
+        List<Path> jars;
+        try (Stream<Path> files = Files.list(target)) {
+            jars = files.filter(file -> file.getFileName().toString().matches("claimguard-.*\\.jar")).sorted().toList();
+        } catch (IOException e) {
+            jars = List.of();
+        }
+        if (jars.size() != 1) {
+            throw new IllegalArgumentException("expected one target/claimguard-*.jar, found " + jars
+                    + ": run ./mvnw -B -DskipTests package first, or pass --jar");
+        }
+        return jars.get(0);
+    }
+}
