@@ -35,7 +35,7 @@ public class RetryPolicy extends RouteConfigurationBuilder {
 
     @Override
     public void configuration() {
-        // Not logged when exhausted: the intake decides what a failure that outlasted its retries means, and logs it.
+        // Not logged when exhausted: the verify route decides what a failure that outlasted its retries means, and logs it.
         RouteConfigurationDefinition retries = routeConfiguration(ID);
         OnExceptionDefinition outage = retries.onException(Exception.class)
                 .onWhen(DATABASE_OUTAGE)
