@@ -5,7 +5,7 @@ COPY pom.xml .
 COPY src src
 COPY db db
 COPY schema schema
-RUN mvn -B -q -DskipTests package && cp target/claimguard-*.jar /claimguard.jar
+RUN mvn -B -q -Dmaven.test.skip=true package && cp target/claimguard-*.jar /claimguard.jar
 
 FROM eclipse-temurin:17-jre
 WORKDIR /app

@@ -13,15 +13,38 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("claimguard")
 public record ClaimGuardProperties(
         FileDrop file, Jms jms, Broker broker, Limits limits, Processing processing, Audit audit, Database database,
-        Seal seal) {
+        Seal seal, String instanceId) {
+
+    /**
+     * The name this instance goes by in the summary log line and the metrics' {@code instance_id} tag, so that with
+     * several instances each one's work can be told apart: {@code claimguard.instance-id}, or when blank the host
+     * name and the process id (a pod's name on Kubernetes).
+     */
+    public String instanceName() {
+        if (instanceId != null && !instanceId.isBlank()) {
+            return instanceId.strip();
+        }
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            host = "unknown-host";
+        }
+        return host + "-" + ProcessHandle.current().pid();
+    }
 
     /**
      * The file drop: inputs arrive in {@code inbox}; file inputs' results are also written to {@code outbox}.
      *
      * @param settleTime how long a file must have been unchanged before it is read
      * @param concurrency files processed at the same time (their audit rows share database transactions)
+     * @param shared whether several instances share the inbox (a shared volume): then one of them at a time, the
+     *     leader, takes its files; the leader holds a file lock in {@code <inbox>/.claimguard-leader}
+     * @param leaderCheckInterval with a shared inbox, how often each instance tries to become the leader; a leader
+     *     that stopped renewing its claim for three intervals is taken over
      */
-    public record FileDrop(Path inbox, Path outbox, Duration pollDelay, Duration settleTime, int concurrency) {
+    public record FileDrop(Path inbox, Path outbox, Duration pollDelay, Duration settleTime, int concurrency,
+            boolean shared, Duration leaderCheckInterval) {
     }
 
     /**

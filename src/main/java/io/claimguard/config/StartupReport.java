@@ -28,8 +28,8 @@ class StartupReport {
                 ? "embedded Artemis, journal " + properties.broker().dataDirectory().toAbsolutePath()
                         + ", producers connect to " + blankAsNone(properties.broker().acceptorUrl())
                 : "external Artemis at " + environment.getProperty("spring.artemis.broker-url");
-        LOG.info("ClaimGuard reads files from {} (*.json; done -> .done/, rejected -> .error/) and JMS queue {}",
-                properties.file().inbox().toAbsolutePath(), properties.jms().inputQueue());
+        LOG.info("ClaimGuard {} reads files from {} (*.json; done -> .done/, rejected -> .error/) and JMS queue {}",
+                properties.instanceName(), properties.file().inbox().toAbsolutePath(), properties.jms().inputQueue());
         LOG.info("ClaimGuard writes results to JMS queue {} and, for files, {}; rejected messages to {}",
                 properties.jms().outputQueue(), properties.file().outbox().toAbsolutePath(), properties.jms().deadLetterQueue());
         String role = properties.database().runtimeRole();

@@ -14,6 +14,8 @@ public enum RejectionReason {
     REQUEST_ID_INVALID("request_id.invalid"),
     VERIFIER_OUTPUT_MISSING("verifier_output.missing"),
     VERIFIER_OUTPUT_NOT_OBJECT("verifier_output.not_object"),
+    /** A JMS message of a type that carries no envelope bytes (Object, Map, Stream or a bodiless Message). */
+    MESSAGE_TYPE_UNSUPPORTED("message_type.unsupported"),
     /** Not a rejection: an acceptable envelope whose processing failed in a way retries could not cure. */
     PROCESSING_FAILED("processing_failed");
 

@@ -8,6 +8,10 @@ import io.claimguard.pipeline.ReceivedInput;
 import java.time.OffsetDateTime;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.endpoint.EndpointRouteBuilder;
+import org.apache.camel.component.file.cluster.FileLockClusterService;
+import org.apache.camel.impl.cluster.ClusteredRoutePolicy;
+import org.apache.camel.spi.RoutePolicy;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
@@ -15,7 +19,8 @@ import org.springframework.stereotype.Component;
  * and its result forwarded, the result is also written to the outbox and the file moves to {@code .done/}; once a
  * rejected or failed file's dead_letter row is committed, it moves to {@code .error/}. On any other failure it stays
  * in the inbox and is tried again at the next poll. Files are processed {@code claimguard.file.concurrency} at a
- * time, so that their audit rows share database transactions; each file moves when its own exchange completes.
+ * time, so that their audit rows share database transactions; each file moves when its own exchange completes. With
+ * a shared inbox the route runs only on the instance that leads ({@link InboxLeaderElection}).
  */
 @Component
 public class FileIntakeRoute extends EndpointRouteBuilder {
@@ -30,14 +35,18 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
 
     private final int concurrency;
     private final PipelineObserver observer;
+    private final FileLockClusterService inboxLeader;
 
-    public FileIntakeRoute(ClaimGuardProperties properties, PipelineObserver observer) {
+    /** @param inboxLeader the leader election among instances that share the inbox; none for an inbox of its own */
+    public FileIntakeRoute(ClaimGuardProperties properties, PipelineObserver observer,
+            ObjectProvider<FileLockClusterService> inboxLeader) {
         this.concurrency = properties.file().concurrency();
         this.observer = observer;
+        this.inboxLeader = inboxLeader.getIfAvailable();
     }
 
     @Override
-    public void configure() {
+    public void configure() throws Exception {
         from(file("{{claimguard.file.inbox}}")
                         // complete files only: a writer renames name.tmp to name.json, and a file still growing is
                         // not taken (changed read lock); an empty file is an input (min length 0), rejected like any
@@ -56,6 +65,7 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
                         .sortBy("file:modified")
                         .move("${exchangeProperty." + DISPOSITION + "}/${file:name}"))
                 .routeId("file-intake")
+                .routePolicy(whileThisInstanceLeads())
                 .threads(concurrency, concurrency).threadName("file-intake")
                 .process(FileIntakeRoute::capture)
                 .to(Pipeline.VERIFY)
@@ -71,6 +81,15 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
                         .setProperty(DISPOSITION, constant(ERROR))
                 .end()
                 .process(observer::completed);
+    }
+
+    /** With a shared inbox, the route runs only while this instance is the leader; otherwise it always runs. */
+    private RoutePolicy[] whileThisInstanceLeads() throws Exception {
+        if (inboxLeader == null) {
+            return new RoutePolicy[0];
+        }
+        getContext().addService(inboxLeader, true, true);
+        return new RoutePolicy[] {ClusteredRoutePolicy.forNamespace(inboxLeader, InboxLeaderElection.NAMESPACE)};
     }
 
     private static void capture(Exchange exchange) {

@@ -1,18 +1,29 @@
 package io.claimguard.intake;
 
+import io.claimguard.domain.RejectionReason;
 import io.claimguard.observe.PipelineObserver;
+import io.claimguard.pipeline.DeadLetter;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
+import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
+import jakarta.jms.MapMessage;
+import jakarta.jms.ObjectMessage;
+import jakarta.jms.StreamMessage;
+import jakarta.jms.TextMessage;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.util.Enumeration;
+import org.apache.activemq.artemis.api.core.ActiveMQBuffer;
+import org.apache.activemq.artemis.jms.client.ActiveMQMessage;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.builder.endpoint.EndpointRouteBuilder;
 import org.apache.camel.component.jms.JmsMessage;
 import org.apache.camel.support.DefaultMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -23,6 +34,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class JmsIntakeRoute extends EndpointRouteBuilder {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JmsIntakeRoute.class);
 
     /** The JMS property that names why a message is on the dead-letter queue. */
     public static final String REASON_PROPERTY = "ClaimGuardDeadLetterReason";
@@ -52,6 +65,9 @@ public class JmsIntakeRoute extends EndpointRouteBuilder {
                         .disableReplyTo(true)
                         .advanced().lazyCreateTransactionManager(false))
                 .routeId("jms-intake")
+                // the body is taken as it is (text or bytes); caching it first would unpack every message type, an
+                // ObjectMessage included, before capture can tell that ClaimGuard does not take it
+                .streamCache("false")
                 .process(JmsIntakeRoute::capture)
                 .to(Pipeline.VERIFY)
                 .filter(InputExchange.SET_ASIDE)
@@ -62,21 +78,63 @@ public class JmsIntakeRoute extends EndpointRouteBuilder {
     }
 
     private static void capture(Exchange exchange) {
-        Object body = exchange.getIn().getBody();
-        byte[] payload = body instanceof String text
-                ? text.getBytes(StandardCharsets.UTF_8)
-                : exchange.getIn().getBody(byte[].class);
-        String messageId = exchange.getIn().getHeader("JMSMessageID", String.class);
-        InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.JMS, messageId,
-                OffsetDateTime.now(), payload == null ? new byte[0] : payload));
-        exchange.setProperty(ORIGINAL_BODY, body);
-        if (exchange.getIn() instanceof JmsMessage jms) {
-            exchange.setProperty(ORIGINAL_MESSAGE, jms.getJmsMessage());
+        jakarta.jms.Message original = exchange.getIn() instanceof JmsMessage jms ? jms.getJmsMessage() : null;
+        ReceivedInput input;
+        if (original == null || original instanceof TextMessage || original instanceof BytesMessage) {
+            Object body = exchange.getIn().getBody();
+            byte[] payload = body instanceof String text
+                    ? text.getBytes(StandardCharsets.UTF_8)
+                    : exchange.getIn().getBody(byte[].class);
+            input = received(exchange, payload);
+            exchange.setProperty(ORIGINAL_BODY, body);
+        } else {
+            // Its body is never unpacked (an ObjectMessage is not deserialised): the message is rejected at its first
+            // delivery, with the body's bytes as the broker holds them.
+            byte[] payload = bodyAsTheBrokerHoldsIt(original);
+            input = received(exchange, payload);
+            exchange.setProperty(ORIGINAL_BODY, payload);
+            DeadLetter rejection = new DeadLetter(RejectionReason.MESSAGE_TYPE_UNSUPPORTED, typeName(original)
+                    + " carries no envelope: ClaimGuard takes a TextMessage or a BytesMessage");
+            LOG.warn("rejected jms input {} ({} bytes): {}", input.sourceRef(), payload.length, rejection.describe());
+            InputExchange.reject(exchange, rejection);
+        }
+        InputExchange.receive(exchange, input);
+        if (original != null) {
+            exchange.setProperty(ORIGINAL_MESSAGE, original);
         }
         // From here on the input lives in the exchange properties. An empty message keeps the rest of the way cheap:
         // the error handler copies the message for every input (to restore it before a retry), and a JMS message
         // is copied by reading every JMS header and property; nor can the input's properties leak onto the result.
         exchange.setIn(new DefaultMessage(exchange));
+    }
+
+    /** The JMS message id, or for a message sent without one (allowed to producers) the exchange's own id. */
+    private static ReceivedInput received(Exchange exchange, byte[] payload) {
+        String messageId = exchange.getIn().getHeader("JMSMessageID", String.class);
+        String sourceRef = messageId != null && !messageId.isEmpty() ? messageId : "no-message-id:" + exchange.getExchangeId();
+        return new ReceivedInput(ReceivedInput.Source.JMS, sourceRef, OffsetDateTime.now(),
+                payload == null ? new byte[0] : payload);
+    }
+
+    /** The raw body of an Artemis message, as far as the client gives it without decoding; empty otherwise. */
+    private static byte[] bodyAsTheBrokerHoldsIt(jakarta.jms.Message message) {
+        if (message instanceof ActiveMQMessage artemis) {
+            ActiveMQBuffer body = artemis.getCoreMessage().getReadOnlyBodyBuffer();
+            byte[] bytes = new byte[body.readableBytes()];
+            body.readBytes(bytes);
+            return bytes;
+        }
+        return new byte[0];
+    }
+
+    private static String typeName(jakarta.jms.Message message) {
+        if (message instanceof ObjectMessage) {
+            return "an ObjectMessage";
+        }
+        if (message instanceof MapMessage) {
+            return "a MapMessage";
+        }
+        return message instanceof StreamMessage ? "a StreamMessage" : "a Message without a body";
     }
 
     /**

@@ -27,19 +27,20 @@ final class AuditSummaryLog {
     private AuditSummaryLog() {
     }
 
-    static void log(Exchange exchange) {
+    static void log(Exchange exchange, String instanceId) {
         if (!LOG.isInfoEnabled()) {
             return;
         }
         ReceivedInput input = InputExchange.input(exchange);
         Verification verification = InputExchange.verification(exchange);
         GuardDecision guard = verification.guard();
-        LOG.info("{} request_id={} audit_id={} source={} source_ref={} verdict={} model_verdict={} downgraded={}"
+        LOG.info("{} request_id={} audit_id={} instance_id={} source={} source_ref={} verdict={} model_verdict={} downgraded={}"
                         + " guard_reasons={} projection_mode={} claims={} critical_claims={} claim_verifications={}"
                         + " facts_checked={}",
                 InputExchange.outcome(exchange) == Outcome.DUPLICATE ? "duplicate" : "audited",
                 verification.requestId(),
                 InputExchange.auditId(exchange),
+                instanceId,
                 input.source().label(),
                 input.sourceRef(),
                 guard.effectiveVerdict(),

@@ -1,5 +1,6 @@
 package io.claimguard.observe;
 
+import io.claimguard.config.ClaimGuardProperties;
 import io.claimguard.domain.GuardDecision;
 import io.claimguard.domain.GuardReason;
 import io.claimguard.domain.Verdict;
@@ -24,9 +25,11 @@ import org.springframework.stereotype.Component;
 public class PipelineObserver {
 
     private final MeterRegistry registry;
+    private final String instanceId;
 
-    public PipelineObserver(MeterRegistry registry) {
+    public PipelineObserver(MeterRegistry registry, ClaimGuardProperties properties) {
         this.registry = registry;
+        this.instanceId = properties.instanceName();
     }
 
     /** After an input's audit rows are committed (or found to exist already). */
@@ -34,7 +37,7 @@ public class PipelineObserver {
         String source = InputExchange.input(exchange).source().label();
         Verification verification = InputExchange.verification(exchange);
         Outcome outcome = InputExchange.outcome(exchange);
-        AuditSummaryLog.log(exchange);
+        AuditSummaryLog.log(exchange, instanceId);
         if (outcome == Outcome.DUPLICATE) {
             counter("claimguard.duplicates", "Byte-identical inputs that made no new audit row", "source", source)
                     .increment();

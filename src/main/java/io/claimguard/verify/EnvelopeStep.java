@@ -5,13 +5,17 @@ import io.claimguard.domain.EnvelopeRejectedException;
 import io.claimguard.domain.Verification;
 import io.claimguard.pipeline.DeadLetter;
 import io.claimguard.pipeline.InputExchange;
+import io.claimguard.pipeline.Outcome;
 import io.claimguard.pipeline.ReceivedInput;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Reads, projects and guards one input with the domain core: it is accepted with its verification, or rejected. */
+/**
+ * Reads, projects and guards one input with the domain core: it is accepted with its verification, or rejected. An
+ * input its intake rejected already (a JMS message of a type that holds no envelope) is not read.
+ */
 final class EnvelopeStep implements Processor {
 
     private static final Logger LOG = LoggerFactory.getLogger(EnvelopeStep.class);
@@ -24,6 +28,9 @@ final class EnvelopeStep implements Processor {
 
     @Override
     public void process(Exchange exchange) {
+        if (InputExchange.outcome(exchange) == Outcome.REJECTED) {
+            return;
+        }
         ReceivedInput input = InputExchange.input(exchange);
         try {
             InputExchange.accept(exchange, Verification.of(reader.read(input.payload())));

@@ -102,6 +102,8 @@ class OperabilityIT extends ServiceTestSupport {
         String scrape = management("/actuator/prometheus").body();
         assertThat(scrape).contains("claimguard_audited_total{", "claimguard_processing_seconds_bucket{",
                 "claimguard_inbox_files", "claimguard_queue_depth{", "claimguard_camel_route_seconds_count{");
+        assertThat(scrape.lines().filter(line -> line.startsWith("claimguard_audited_total{")))
+                .allMatch(line -> line.contains("instance_id=\"" + INSTANCE_ID + "\""));
     }
 
     @Test
@@ -113,7 +115,7 @@ class OperabilityIT extends ServiceTestSupport {
 
         await().atMost(PATIENCE).until(() -> output.getOut().contains("request_id=" + requestId));
         String line = output.getOut().lines().filter(text -> text.contains("request_id=" + requestId)).findFirst().orElseThrow();
-        assertThat(line).contains("audited", "verdict=REJECT", "model_verdict=PASS", "downgraded=true",
+        assertThat(line).contains("audited", "instance_id=" + INSTANCE_ID, "verdict=REJECT", "model_verdict=PASS", "downgraded=true",
                 "guard_reasons=[gatekeeper.invocation_ref]", "projection_mode=claim_checks", "claims=2",
                 "critical_claims=2", "claim_verifications={direct_observation=1, external_unknown=1}",
                 "facts_checked={total=2, critical=2, labels={direct_evidence=1, no_evidence=1}}");

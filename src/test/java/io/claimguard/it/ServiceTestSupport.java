@@ -11,6 +11,7 @@ import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
+import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,6 +30,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -48,7 +50,7 @@ abstract class ServiceTestSupport {
 
     static final TestDatabase DATABASE = TestDatabase.get();
     static final TcpProxy DATABASE_PROXY = startProxy();
-    static final Path WORK = temporaryFolder();
+    static final Path WORK = temporaryFolder("claimguard-it-");
     static final Path INBOX = WORK.resolve("inbox");
     static final Path OUTBOX = WORK.resolve("outbox");
     static final String INPUT_QUEUE = "it.verifier.results";
@@ -56,6 +58,7 @@ abstract class ServiceTestSupport {
     static final String DEAD_LETTER_QUEUE = "it.verifier.results.DLQ";
     static final Duration PATIENCE = Duration.ofSeconds(30);
     static final int BROKER_PORT = FreePort.onLoopback();
+    static final String INSTANCE_ID = "it-instance-1";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     /** Queries go straight to the database, not through the proxy, so that they work during an outage. */
@@ -88,6 +91,7 @@ abstract class ServiceTestSupport {
         registry.add("claimguard.processing.outage-retry-delay", () -> "200ms");
         registry.add("claimguard.processing.outage-max-retry-delay", () -> "1s");
         registry.add("claimguard.seal.period", () -> "250ms");
+        registry.add("claimguard.instance-id", () -> INSTANCE_ID);
     }
 
     // ---- inputs
@@ -111,6 +115,15 @@ abstract class ServiceTestSupport {
     void sendText(String text, String testCase) {
         jms().send(INPUT_QUEUE, session -> {
             TextMessage message = session.createTextMessage(text);
+            message.setStringProperty("testCase", testCase);
+            return message;
+        });
+    }
+
+    /** Sends a message the test makes, of any JMS type, with the test case as a property for selectors. */
+    void send(Function<Session, Message> create, String testCase) {
+        jms().send(INPUT_QUEUE, session -> {
+            Message message = create.apply(session);
             message.setStringProperty("testCase", testCase);
             return message;
         });
@@ -252,9 +265,9 @@ abstract class ServiceTestSupport {
         }
     }
 
-    private static Path temporaryFolder() {
+    static Path temporaryFolder(String prefix) {
         try {
-            return Files.createTempDirectory("claimguard-it-");
+            return Files.createTempDirectory(prefix);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

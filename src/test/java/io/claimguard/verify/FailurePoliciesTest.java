@@ -59,8 +59,8 @@ class FailurePoliciesTest {
         ClaimGuardProperties properties = new ClaimGuardProperties(null, null, null, null,
                 new ClaimGuardProperties.Processing(MAX_RETRIES, Duration.ofMillis(1), Duration.ofMillis(1),
                         Duration.ofMillis(5)),
-                null, null, null);
-        PipelineObserver observer = new PipelineObserver(new SimpleMeterRegistry());
+                null, null, null, "test-instance");
+        PipelineObserver observer = new PipelineObserver(new SimpleMeterRegistry(), properties);
         camel = new DefaultCamelContext();
         camel.addRoutes(new RetryPolicy(properties));
         camel.addRoutes(new VerificationRoute(new EnvelopeReader(Limits.DEFAULTS), observer));

@@ -23,7 +23,7 @@ import org.awaitility.core.ConditionTimeoutException;
  * The service under test as a separate JVM, started with {@code java -jar} and the harness's properties as
  * {@code --name=value} arguments. The harness starts the {@code java} launcher of its own runtime directly,
  * without a shell or script in between, so that {@link #kill()} sends SIGKILL to the service's JVM itself.
- * Public for the throughput harness ({@code io.claimguard.bench}), which runs the same jar the same way.
+ * The fault and throughput harnesses and the several-instances test run the jar this way.
  */
 public final class ServiceProcess implements AutoCloseable {
 
