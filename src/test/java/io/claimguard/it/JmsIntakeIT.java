@@ -19,6 +19,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jms.core.JmsTemplate;
 import org.springframework.jms.listener.AbstractMessageListenerContainer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -44,6 +45,20 @@ class JmsIntakeIT extends ServiceTestSupport {
         JsonNode effective = JSON.readTree(text(result));
         assertThat(effective.get("audit_id").asLong()).isEqualTo(((Number) row.get("id")).longValue());
         assertThat(effective.get("verdict").stringValue()).isEqualTo("REJECT");
+    }
+
+    @Test
+    @DisplayName("Scenario: A message sent without a message id is audited with a reference of its own")
+    void messageWithoutIdGetsAReference() throws Exception {
+        String requestId = uniqueId("jms-no-id");
+        JmsTemplate producer = new JmsTemplate(connectionFactory);
+        // a producer may ask the provider not to give its messages ids (JMS 2.0, MessageProducer.setDisableMessageID)
+        producer.setMessageIdEnabled(false);
+        producer.send(INPUT_QUEUE, session -> session.createTextMessage(gatekeeperFailedV2(requestId)));
+
+        Map<String, Object> row = awaitAuditRow(requestId);
+        assertThat((String) row.get("source_ref")).startsWith("no-message-id:").hasSizeGreaterThan("no-message-id:".length());
+        assertThat(receiveResult(requestId)).isNotNull();
     }
 
     @Test

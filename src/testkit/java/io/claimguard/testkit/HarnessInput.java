@@ -12,7 +12,7 @@ import java.util.HexFormat;
  * @param requestId the envelope's request_id where it has a valid one (outbox files are named after it), else null
  * @param expectedReasonCode for a rejected or poison input, the {@code dead_letter.reason_code} it must get
  * @param claimChecks how many claim_check rows an accepted input's audit row must have
- * @param bytesMessage sent as a JMS BytesMessage (else a TextMessage)
+ * @param body the JMS message type it is sent as (a file ignores it)
  */
 public record HarnessInput(
         String tag,
@@ -23,12 +23,15 @@ public record HarnessInput(
         byte[] bytes,
         String sha256,
         int claimChecks,
-        boolean bytesMessage) {
+        Body body) {
 
     /** JMS property carrying the tag, for reading a dead-letter queue by hand. */
     public static final String TAG_PROPERTY = "FaultHarnessTag";
 
     public enum Channel { JMS, FILE }
+
+    /** The JMS message type an input is sent as: text and bytes carry envelopes, the others are protocol-level poison. */
+    public enum Body { TEXT, BYTES, MAP, STREAM, OBJECT }
 
     public enum Kind {
         /** An acceptable envelope: audited exactly once and forwarded. */
@@ -36,13 +39,24 @@ public record HarnessInput(
         /** Not an acceptable envelope: dead-lettered with its rejection reason. */
         REJECTED,
         /** Valid JSON PostgreSQL refuses to store: dead-lettered as {@code processing_failed} after bounded retries. */
-        POISON
+        POISON,
+        /**
+         * A Map, Stream or Object message: dead-lettered as {@code message_type.unsupported} at its first delivery,
+         * with its body as the broker holds it, so it is matched by its JMS message id rather than by its bytes.
+         */
+        UNSUPPORTED
     }
 
     public static HarnessInput of(String tag, Channel channel, Kind kind, String requestId, String expectedReasonCode,
             byte[] bytes, int claimChecks, boolean bytesMessage) {
         return new HarnessInput(tag, channel, kind, requestId, expectedReasonCode, bytes, sha256(bytes), claimChecks,
-                bytesMessage);
+                bytesMessage ? Body.BYTES : Body.TEXT);
+    }
+
+    /** A JMS message of a type ClaimGuard does not take, carrying {@code content} in its body. */
+    public static HarnessInput unsupported(String tag, Body body, byte[] content) {
+        return new HarnessInput(tag, Channel.JMS, Kind.UNSUPPORTED, null, "message_type.unsupported", content,
+                sha256(content), 0, body);
     }
 
     public String fileName() {

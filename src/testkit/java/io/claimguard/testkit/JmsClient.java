@@ -4,52 +4,86 @@ import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
+import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
+import jakarta.jms.QueueBrowser;
 import jakarta.jms.Session;
+import jakarta.jms.StreamMessage;
 import jakarta.jms.TextMessage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 
-/** The harness's side of the service's embedded broker, reached like any producer: through its TCP acceptor. */
+/**
+ * The harness's side of the broker, reached like any producer: the service's embedded broker through its TCP
+ * acceptor, or a standalone broker with a user and password.
+ */
 public final class JmsClient {
 
     /** Persistent messages sent per local transaction: durable, without one journal sync per message. */
     private static final int SEND_BATCH = 100;
 
     private final String brokerUrl;
+    private final String user;
+    private final String password;
 
     public JmsClient(String brokerUrl) {
+        this(brokerUrl, null, null);
+    }
+
+    public JmsClient(String brokerUrl, String user, String password) {
         this.brokerUrl = brokerUrl;
+        this.user = user;
+        this.password = password;
     }
 
-    /** A message as read from a queue: its body's bytes, and the audit id property where it has one. */
-    public record Received(byte[] body, Long auditId) {
+    /**
+     * A message as read from a queue: its body's bytes (empty for a type that is neither text nor bytes), the audit id
+     * property where it has one, and the harness's tag where it has one.
+     */
+    public record Received(byte[] body, Long auditId, String tag) {
     }
 
-    public void send(String queue, List<HarnessInput> inputs) throws JMSException {
-        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(brokerUrl);
+    /** Sends the inputs, each as its {@link HarnessInput#body} type, and returns each one's JMS message id by tag. */
+    public Map<String, String> send(String queue, List<HarnessInput> inputs) throws JMSException {
+        Map<String, String> messageIds = new HashMap<>();
+        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(brokerUrl, user, password);
                 Connection connection = factory.createConnection();
                 Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
                 MessageProducer producer = session.createProducer(session.createQueue(queue))) {
             producer.setDeliveryMode(DeliveryMode.PERSISTENT);
             int inBatch = 0;
             for (HarnessInput input : inputs) {
-                Message message;
-                if (input.bytesMessage()) {
-                    BytesMessage bytes = session.createBytesMessage();
-                    bytes.writeBytes(input.bytes());
-                    message = bytes;
-                } else {
-                    message = session.createTextMessage(new String(input.bytes(), StandardCharsets.UTF_8));
-                }
+                Message message = switch (input.body()) {
+                    case TEXT -> session.createTextMessage(new String(input.bytes(), StandardCharsets.UTF_8));
+                    case BYTES -> {
+                        BytesMessage bytes = session.createBytesMessage();
+                        bytes.writeBytes(input.bytes());
+                        yield bytes;
+                    }
+                    case MAP -> {
+                        MapMessage map = session.createMapMessage();
+                        map.setBytes("envelope", input.bytes());
+                        yield map;
+                    }
+                    case STREAM -> {
+                        StreamMessage stream = session.createStreamMessage();
+                        stream.writeBytes(input.bytes());
+                        yield stream;
+                    }
+                    case OBJECT -> session.createObjectMessage(new String(input.bytes(), StandardCharsets.UTF_8));
+                };
                 message.setStringProperty(HarnessInput.TAG_PROPERTY, input.tag());
                 producer.send(message);
+                messageIds.put(input.tag(), message.getJMSMessageID());
                 if (++inBatch == SEND_BATCH) {
                     session.commit();
                     inBatch = 0;
@@ -57,6 +91,7 @@ public final class JmsClient {
             }
             session.commit();
         }
+        return messageIds;
     }
 
     /**
@@ -66,7 +101,7 @@ public final class JmsClient {
     public List<Received> drain(String queue, Duration quiet, int limit, Duration atMost) throws JMSException {
         List<Received> received = new ArrayList<>();
         Instant deadline = Instant.now().plus(atMost);
-        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(brokerUrl);
+        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(brokerUrl, user, password);
                 Connection connection = factory.createConnection();
                 Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 MessageConsumer consumer = session.createConsumer(session.createQueue(queue))) {
@@ -77,10 +112,25 @@ public final class JmsClient {
                     break;
                 }
                 Long auditId = message.propertyExists("ClaimGuardAuditId") ? message.getLongProperty("ClaimGuardAuditId") : null;
-                received.add(new Received(body(message), auditId));
+                received.add(new Received(body(message), auditId, message.getStringProperty(HarnessInput.TAG_PROPERTY)));
             }
         }
         return received;
+    }
+
+    /** Messages on the queue now, counted with a browser (messages being delivered may not be counted). */
+    public int depth(String queue) throws JMSException {
+        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(brokerUrl, user, password);
+                Connection connection = factory.createConnection();
+                Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                QueueBrowser browser = session.createBrowser(session.createQueue(queue))) {
+            connection.start();
+            int count = 0;
+            for (Enumeration<?> messages = browser.getEnumeration(); messages.hasMoreElements(); messages.nextElement()) {
+                count++;
+            }
+            return count;
+        }
     }
 
     private static byte[] body(Message message) throws JMSException {
@@ -93,6 +143,7 @@ public final class JmsClient {
             bytes.readBytes(content);
             return content;
         }
-        throw new IllegalStateException("unexpected " + message.getClass().getSimpleName() + " " + message.getJMSMessageID());
+        // a Map, Stream or Object message the broker moved here itself: ClaimGuard's own copies are text or bytes
+        return new byte[0];
     }
 }

@@ -72,15 +72,40 @@ final class Accounting {
     private final List<String> problems = new ArrayList<>();
     private long otherProblems;
 
+    /** @param messageIds the JMS message id of every input sent by JMS, by tag */
     static Result account(Backlog backlog, Connection sql, List<JmsClient.Received> outputs,
-            List<JmsClient.Received> deadLetterQueue, Path inbox, Path outbox) throws SQLException, IOException {
-        return new Accounting().reckon(backlog, sql, outputs, deadLetterQueue, inbox, outbox);
+            List<JmsClient.Received> deadLetterQueue, Path inbox, Path outbox, Map<String, String> messageIds)
+            throws SQLException, IOException {
+        return new Accounting().reckon(backlog, sql, outputs, deadLetterQueue, inbox, outbox, messageIds);
     }
 
     private Result reckon(Backlog backlog, Connection sql, List<JmsClient.Received> outputs,
-            List<JmsClient.Received> deadLetterQueue, Path inbox, Path outbox) throws SQLException, IOException {
+            List<JmsClient.Received> deadLetterQueue, Path inbox, Path outbox, Map<String, String> messageIds)
+            throws SQLException, IOException {
         Map<String, List<AuditRow>> auditRows = auditRows(sql);
         Map<String, List<DeadLetterRow>> deadLetters = deadLetters(sql);
+        // Map, Stream and Object messages are dead-lettered with their body as the broker holds it: matched by id and tag
+        Map<String, HarnessInput> unsupportedByMessageId = new HashMap<>();
+        Set<String> unsupportedTags = new HashSet<>();
+        backlog.all().stream().filter(input -> input.kind() == Kind.UNSUPPORTED).forEach(input -> {
+            unsupportedByMessageId.put(messageIds.get(input.tag()), input);
+            unsupportedTags.add(input.tag());
+        });
+        Map<String, List<DeadLetterRow>> unsupportedLetters = new HashMap<>();
+        deadLetters.values().forEach(rows -> rows.stream().filter(row -> unsupportedByMessageId.containsKey(row.sourceRef()))
+                .forEach(row -> unsupportedLetters.computeIfAbsent(row.sourceRef(), ref -> new ArrayList<>()).add(row)));
+        deadLetters.replaceAll((digest, rows) -> rows.stream()
+                .filter(row -> !unsupportedByMessageId.containsKey(row.sourceRef())).toList());
+        deadLetters.values().removeIf(List::isEmpty);
+        Set<String> unsupportedOnDlq = new HashSet<>();
+        List<JmsClient.Received> otherDeadLetters = new ArrayList<>();
+        for (JmsClient.Received message : deadLetterQueue) {
+            if (message.tag() != null && unsupportedTags.contains(message.tag())) {
+                unsupportedOnDlq.add(message.tag());
+            } else {
+                otherDeadLetters.add(message);
+            }
+        }
         Map<Long, Integer> forwardsByAuditId = new HashMap<>();
         for (JmsClient.Received output : outputs) {
             if (output.auditId() == null) {
@@ -90,13 +115,14 @@ final class Accounting {
             }
         }
         Map<String, Integer> dlqByDigest = new HashMap<>();
-        deadLetterQueue.forEach(message -> dlqByDigest.merge(HarnessInput.sha256(message.body()), 1, Integer::sum));
+        otherDeadLetters.forEach(message -> dlqByDigest.merge(HarnessInput.sha256(message.body()), 1, Integer::sum));
         Set<String> outboxFiles = finalFileNames(outbox);
         Path done = inbox.resolve(".done");
         Path error = inbox.resolve(".error");
 
         Map<String, List<HarnessInput>> inputsByDigest = new LinkedHashMap<>();
-        backlog.all().forEach(input -> inputsByDigest.computeIfAbsent(input.sha256(), digest -> new ArrayList<>()).add(input));
+        backlog.all().stream().filter(input -> input.kind() != Kind.UNSUPPORTED)
+                .forEach(input -> inputsByDigest.computeIfAbsent(input.sha256(), digest -> new ArrayList<>()).add(input));
 
         long audited = 0;
         long lost = 0;
@@ -186,6 +212,26 @@ final class Accounting {
             }
         }
 
+        for (HarnessInput input : unsupportedByMessageId.values()) {
+            List<DeadLetterRow> letters = unsupportedLetters.getOrDefault(messageIds.get(input.tag()), List.of());
+            if (letters.isEmpty()) {
+                lost++;
+                problems.add("LOST " + input.tag() + ": " + input.body() + " message has no dead_letter row");
+                continue;
+            }
+            deadLetteredRejected++;
+            if (letters.size() > 1) {
+                problem(input.tag() + ": " + letters.size() + " dead_letter rows");
+            }
+            if (!input.expectedReasonCode().equals(letters.get(0).reasonCode())) {
+                problem(input.tag() + ": dead-lettered as " + letters.get(0).reasonCode() + ", expected "
+                        + input.expectedReasonCode());
+            }
+            if (!unsupportedOnDlq.contains(input.tag())) {
+                problem(input.tag() + ": " + input.body() + " message not on the dead-letter queue with its tag");
+            }
+        }
+
         for (Map.Entry<String, List<AuditRow>> entry : auditRows.entrySet()) {
             if (!inputsByDigest.containsKey(entry.getKey())) {
                 duplicatedAuditRows += entry.getValue().size();
@@ -212,7 +258,8 @@ final class Accounting {
         long validInputs = backlog.count(Kind.VALID);
         long auditRowCount = auditRows.values().stream().mapToLong(List::size).sum();
         long claimCheckRows = countRows(sql, "SELECT count(*) FROM claimguard.claim_check");
-        long deadLetterRows = deadLetters.values().stream().mapToLong(List::size).sum();
+        long deadLetterRows = deadLetters.values().stream().mapToLong(List::size).sum()
+                + unsupportedLetters.values().stream().mapToLong(List::size).sum();
         Outcomes outcomes = new Outcomes(audited, auditRowCount, claimCheckRows, claimChecksComplete,
                 deadLetteredRejected + deadLetteredPoison, deadLetteredRejected, deadLetteredPoison, deadLetterRows,
                 deadLetterBytesExact, forwarded, outputs.size(), Math.max(0, outputs.size() - validInputs),
@@ -289,7 +336,9 @@ final class Accounting {
     static List<String> inboxLeftovers(Path inbox) throws IOException {
         try (Stream<Path> entries = Files.list(inbox)) {
             return entries.map(entry -> entry.getFileName().toString())
-                    .filter(name -> !name.equals(".done") && !name.equals(".error")).sorted().toList();
+                    // the leader's lock folder of a shared inbox is the service's own, not an input
+                    .filter(name -> !name.equals(".done") && !name.equals(".error") && !name.equals(".claimguard-leader"))
+                    .sorted().toList();
         }
     }
 

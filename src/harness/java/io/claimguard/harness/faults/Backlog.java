@@ -36,6 +36,8 @@ record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
     private static final double POISON_SHARE = 0.01;
     /** Byte-identical JMS/file pairs, as a share of all inputs. */
     private static final double IDENTICAL_PAIR_SHARE = 0.005;
+    /** Map, Stream and Object messages, as a share of all inputs (topology runs). */
+    private static final double PROTOCOL_POISON_SHARE = 0.005;
 
     /**
      * Ends the request_id of every poison input; {@link #refusePoison} makes the database refuse such rows, a
@@ -81,15 +83,40 @@ record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
         TestDatabase.refuseRequestIdsLike(sql, "%" + POISON_SUFFIX);
     }
 
-    static Backlog generate(int inputs, String runId, Random random, Path examplesDir) {
+    /**
+     * @param protocolPoison whether some JMS inputs are Map, Stream and Object messages (wrapping an envelope) instead
+     *     of text or bytes: protocol-level poison ClaimGuard must dead-letter at the first delivery
+     */
+    static Backlog generate(int inputs, String runId, Random random, Path examplesDir, boolean protocolPoison) {
         List<ObjectNode> examples = readExamples(examplesDir);
         int jmsCount = inputs / 2;
         int fileCount = inputs - jmsCount;
         Generator generator = new Generator(runId, random, examples);
         List<HarnessInput> jms = generator.channel(Channel.JMS, jmsCount);
+        if (protocolPoison) {
+            jms = withProtocolPoison(jms, Math.max(3, (int) Math.round(inputs * PROTOCOL_POISON_SHARE)), random);
+        }
         List<HarnessInput> files = generator.channel(Channel.FILE, fileCount);
         files = withIdenticalPairs(jms, files, Math.max(2, (int) Math.round(inputs * IDENTICAL_PAIR_SHARE)), random);
         return new Backlog(List.copyOf(jms), List.copyOf(files));
+    }
+
+    /** Turns some valid JMS inputs into Map, Stream and Object messages (in turn) wrapping the same envelope. */
+    private static List<HarnessInput> withProtocolPoison(List<HarnessInput> jms, int count, Random random) {
+        List<Integer> validPositions = new ArrayList<>();
+        for (int i = 0; i < jms.size(); i++) {
+            if (jms.get(i).kind() == Kind.VALID) {
+                validPositions.add(i);
+            }
+        }
+        Collections.shuffle(validPositions, random);
+        HarnessInput.Body[] types = {HarnessInput.Body.MAP, HarnessInput.Body.STREAM, HarnessInput.Body.OBJECT};
+        List<HarnessInput> result = new ArrayList<>(jms);
+        for (int i = 0; i < count && i < validPositions.size(); i++) {
+            HarnessInput valid = result.get(validPositions.get(i));
+            result.set(validPositions.get(i), HarnessInput.unsupported(valid.tag(), types[i % types.length], valid.bytes()));
+        }
+        return result;
     }
 
     /** Makes some valid files carry the exact bytes of a valid JMS input (under the file's own name). */
@@ -154,6 +181,7 @@ record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
                 case VALID -> valid(tag, channel);
                 case POISON -> poison(tag, channel);
                 case REJECTED -> rejected(tag, channel, Rejection.values()[rejections++ % Rejection.values().length]);
+                case UNSUPPORTED -> throw new IllegalArgumentException("protocol-level poison is made from valid inputs");
             };
         }
 

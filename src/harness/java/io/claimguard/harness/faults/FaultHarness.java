@@ -2,6 +2,7 @@ package io.claimguard.harness.faults;
 
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.testkit.ExternalArtemis;
 import io.claimguard.testkit.FreePort;
 import io.claimguard.testkit.HarnessInput.Kind;
 import io.claimguard.testkit.HarnessInput;
@@ -23,6 +24,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -39,6 +41,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.LoggerFactory;
@@ -73,7 +76,7 @@ public final class FaultHarness {
 
     private static final Pattern METRIC_LINE = Pattern.compile("^(\\w+)(\\{[^}]*})?\\s+(\\S+)$", Pattern.MULTILINE);
 
-    enum Fault { KILL, OUTAGE }
+    enum Fault { KILL, OUTAGE, BROKER_RESTART, ADD_INSTANCE }
 
     private final HarnessOptions options;
     private final Random random;
@@ -121,48 +124,48 @@ public final class FaultHarness {
         Path work = Files.createTempDirectory("claimguard-faults-");
         Path inbox = Files.createDirectories(work.resolve("inbox"));
         Path outbox = Files.createDirectories(work.resolve("outbox"));
-        Path journal = Files.createDirectories(work.resolve("artemis"));
         Path logs = Files.createDirectories(work.resolve("logs"));
-        log("%s run: %,d inputs, %d kills, %d outages of %d s, seed %d, work in %s", options.size(), options.inputs(),
-                options.kills(), options.outages(), options.outageLength().toSeconds(), options.seed(), work);
+        log("%s run: %,d inputs, %d instance(s)%s, %d kills, %d outages of %d s, seed %d, work in %s", options.size(),
+                options.inputs(), options.instances(), options.topology() ? String.format(Locale.ROOT,
+                        " on a standalone broker and a shared inbox, %d added, %d broker restarts", options.addedInstances(),
+                        options.brokerRestarts()) : "", options.kills(), options.outages(),
+                options.outageLength().toSeconds(), options.seed(), work);
 
-        Backlog backlog = Backlog.generate(options.inputs(), runId, random, Path.of("examples"));
+        Backlog backlog = Backlog.generate(options.inputs(), runId, random, Path.of("examples"), options.topology());
         long distinctValid = backlog.all().stream().filter(input -> input.kind() == Kind.VALID)
                 .map(HarnessInput::sha256).distinct().count();
-        long badInputs = backlog.count(Kind.REJECTED) + backlog.count(Kind.POISON);
+        long badInputs = backlog.count(Kind.REJECTED) + backlog.count(Kind.POISON) + backlog.count(Kind.UNSUPPORTED);
         long expectedRows = distinctValid + badInputs;
 
         TestDatabase database = TestDatabase.createSeparate();
-        int managementPort = FreePort.onLoopback();
-        int brokerPort = FreePort.onLoopback();
-        while (brokerPort == managementPort) {
-            brokerPort = FreePort.onLoopback();
-        }
+        ExternalArtemis broker = options.topology() ? ExternalArtemis.create(work.resolve("broker"), Map.of()) : null;
         try (TcpProxy proxy = new TcpProxy(database.host(), database.port());
-                ServiceProcess service = new ServiceProcess(options.jar(), serviceProperties(database, proxy, inbox, outbox,
-                        journal, managementPort, brokerPort), logs, managementPort);
+                Instances instances = new Instances(database, proxy, broker, inbox, outbox, work, logs);
                 Connection sql = database.connect()) {
             // every exit path, also Ctrl-C: no new database connections for the service, then the service dies;
-            // TestDatabase's own hook drops the database
+            // TestDatabase's own hook drops the database, ExternalArtemis's kills the broker
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 proxy.cut();
-                service.close();
+                instances.close();
             }, "fault-harness-cleanup"));
-            Run run = new Run(service, proxy, sql, expectedRows);
+            Run run = new Run(instances, broker, proxy, sql, expectedRows);
 
-            service.start();
-            service.awaitReady(START_PATIENCE);
-            log("service up as pid %d (management port %d, broker tcp://127.0.0.1:%d, database %s via proxy port %d)",
-                    service.pid(), managementPort, brokerPort, database.databaseName(), proxy.port());
+            for (int i = 0; i < options.instances(); i++) {
+                instances.add();
+            }
+            instances.awaitAllReady(START_PATIENCE);
+            log("%s up (%s), database %s via proxy port %d", options.topology() ? options.instances() + " instances" : "service",
+                    instances.describe(), database.databaseName(), proxy.port());
 
             Backlog.refusePoison(sql);
-            JmsClient jms = new JmsClient("tcp://127.0.0.1:" + brokerPort);
-            feed(backlog, jms, inbox);
-            log("backlog fed: %,d JMS messages, %,d files; %,d of %,d rows committed so far", backlog.jms().size(),
-                    backlog.files().size(), run.progress(), expectedRows);
+            JmsClient jms = broker != null ? new JmsClient(broker.url(), ExternalArtemis.USER, ExternalArtemis.PASSWORD)
+                    : new JmsClient(instances.embeddedBrokerUrl());
+            Map<String, String> messageIds = feed(backlog, jms, inbox);
+            log("backlog fed: %,d JMS messages (%d of them Map, Stream or Object), %,d files; %,d of %,d rows committed so far",
+                    backlog.jms().size(), backlog.count(Kind.UNSUPPORTED), backlog.files().size(), run.progress(), expectedRows);
 
             run.injectFaults(faultPlan());
-            boolean drained = run.awaitDrained(inbox);
+            boolean drained = run.awaitDrained(inbox, jms);
             log("backlog %s: %,d of %,d rows; reading the output and dead-letter queues", drained ? "drained" : "NOT drained",
                     run.progress(), expectedRows);
 
@@ -170,10 +173,10 @@ public final class FaultHarness {
             List<JmsClient.Received> outputs = jms.drain(OUTPUT_QUEUE, Duration.ofSeconds(3), limit, Duration.ofMinutes(10));
             List<JmsClient.Received> deadLetterQueue = jms.drain(DEAD_LETTER_QUEUE, Duration.ofSeconds(3), limit,
                     Duration.ofMinutes(5));
-            service.stop();
+            instances.stopAll();
             log("service stopped; %,d output messages, %,d dead-letter queue messages", outputs.size(), deadLetterQueue.size());
 
-            Accounting.Result accounting = Accounting.account(backlog, sql, outputs, deadLetterQueue, inbox, outbox);
+            Accounting.Result accounting = Accounting.account(backlog, sql, outputs, deadLetterQueue, inbox, outbox, messageIds);
             List<String> problems = new ArrayList<>();
             if (!drained) {
                 problems.add("the backlog did not drain within " + options.drainTimeout().toSeconds() + " s after the last fault");
@@ -192,6 +195,9 @@ public final class FaultHarness {
             String stamp = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(started);
             Path written = report.write(options.resultsDir(), stamp);
             log("results written to %s (and .md)", written);
+            if (broker != null) {
+                broker.kill();
+            }
             if (report.passed() && !options.keepWork()) {
                 deleteRecursively(work);
             } else {
@@ -201,23 +207,100 @@ public final class FaultHarness {
         }
     }
 
-    private static Map<String, String> serviceProperties(TestDatabase database, TcpProxy proxy, Path inbox, Path outbox,
-            Path journal, int managementPort, int brokerPort) {
-        Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("spring.datasource.url", database.jdbcUrl("127.0.0.1", proxy.port()));
-        properties.put("spring.datasource.username", database.username());
-        properties.put("spring.datasource.password", database.password());
-        properties.put("claimguard.management.port", Integer.toString(managementPort));
-        properties.put("claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + brokerPort);
-        properties.put("claimguard.file.inbox", inbox.toString());
-        properties.put("claimguard.file.outbox", outbox.toString());
-        // the same journal on every start, so that messages on the queues survive SIGKILL
-        properties.put("claimguard.broker.data-directory", journal.toString());
-        return properties;
+    /**
+     * The service processes of a run. Alone (one instance), the service runs its embedded broker, whose journal
+     * survives a kill; in the topology mode every instance uses the standalone broker, shares the inbox and names
+     * itself {@code instance-<n>}. Each instance logs into a folder of its own.
+     */
+    private final class Instances implements AutoCloseable {
+
+        private final TestDatabase database;
+        private final TcpProxy proxy;
+        private final ExternalArtemis broker;
+        private final Path inbox;
+        private final Path outbox;
+        private final Path work;
+        private final Path logs;
+        private final int embeddedBrokerPort = FreePort.onLoopback();
+        private final List<ServiceProcess> all = new ArrayList<>();
+
+        Instances(TestDatabase database, TcpProxy proxy, ExternalArtemis broker, Path inbox, Path outbox, Path work,
+                Path logs) {
+            this.database = database;
+            this.proxy = proxy;
+            this.broker = broker;
+            this.inbox = inbox;
+            this.outbox = outbox;
+            this.work = work;
+            this.logs = logs;
+        }
+
+        /** Starts one more instance; does not wait for it. */
+        synchronized ServiceProcess add() throws IOException {
+            int number = all.size() + 1;
+            int managementPort = FreePort.onLoopback();
+            while (managementPort == embeddedBrokerPort) {
+                managementPort = FreePort.onLoopback();
+            }
+            Map<String, String> properties = new LinkedHashMap<>();
+            properties.put("spring.datasource.url", database.jdbcUrl("127.0.0.1", proxy.port()));
+            properties.put("spring.datasource.username", database.username());
+            properties.put("spring.datasource.password", database.password());
+            properties.put("claimguard.management.port", Integer.toString(managementPort));
+            properties.put("claimguard.file.inbox", inbox.toString());
+            properties.put("claimguard.file.outbox", outbox.toString());
+            properties.put("claimguard.instance-id", "instance-" + number);
+            if (broker == null) {
+                properties.put("claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + embeddedBrokerPort);
+                // the same journal on every start, so that messages on the queues survive SIGKILL
+                properties.put("claimguard.broker.data-directory", Files.createDirectories(work.resolve("artemis")).toString());
+            } else {
+                properties.put("spring.artemis.mode", "native");
+                properties.put("spring.artemis.broker-url", broker.url());
+                properties.put("spring.artemis.user", ExternalArtemis.USER);
+                properties.put("spring.artemis.password", ExternalArtemis.PASSWORD);
+                properties.put("claimguard.file.shared", "true");
+                properties.put("claimguard.file.leader-check-interval", "1s");
+                // several JVMs share two cores: fewer consumers each, a smaller heap
+                properties.put("claimguard.jms.concurrent-consumers", "16");
+            }
+            List<String> jvmOptions = broker == null ? ServiceProcess.DEFAULT_JVM_OPTIONS : List.of("-Xmx384m");
+            ServiceProcess instance = new ServiceProcess(options.jar(), jvmOptions, properties,
+                    Files.createDirectories(logs.resolve("instance-" + number)), managementPort);
+            all.add(instance);
+            instance.start();
+            return instance;
+        }
+
+        synchronized List<ServiceProcess> all() {
+            return List.copyOf(all);
+        }
+
+        void awaitAllReady(Duration atMost) {
+            all().forEach(instance -> instance.awaitReady(atMost));
+        }
+
+        String embeddedBrokerUrl() {
+            return "tcp://127.0.0.1:" + embeddedBrokerPort;
+        }
+
+        String describe() {
+            return all().stream().map(instance -> "pid " + instance.pid()).collect(Collectors.joining(", "))
+                    + (broker == null ? ", embedded broker " + embeddedBrokerUrl() : ", broker " + broker.url());
+        }
+
+        void stopAll() {
+            all().forEach(ServiceProcess::stop);
+        }
+
+        @Override
+        public void close() {
+            all().forEach(ServiceProcess::close);
+        }
     }
 
     /** Both channels at once; every file written under a temporary name and renamed, as writers must. */
-    private void feed(Backlog backlog, JmsClient jms, Path inbox) throws Exception {
+    private Map<String, String> feed(Backlog backlog, JmsClient jms, Path inbox) throws Exception {
         ExecutorService feeders = Executors.newFixedThreadPool(2);
         try {
             Future<?> files = feeders.submit(() -> {
@@ -228,12 +311,9 @@ public final class FaultHarness {
                 }
                 return null;
             });
-            Future<?> messages = feeders.submit(() -> {
-                jms.send(INPUT_QUEUE, backlog.jms());
-                return null;
-            });
+            Future<Map<String, String>> messages = feeders.submit(() -> jms.send(INPUT_QUEUE, backlog.jms()));
             files.get(10, TimeUnit.MINUTES);
-            messages.get(10, TimeUnit.MINUTES);
+            return messages.get(10, TimeUnit.MINUTES);
         } finally {
             feeders.shutdownNow();
         }
@@ -248,6 +328,12 @@ public final class FaultHarness {
         for (int i = 0; i < options.outages(); i++) {
             plan.add(Fault.OUTAGE);
         }
+        for (int i = 0; i < options.brokerRestarts(); i++) {
+            plan.add(Fault.BROKER_RESTART);
+        }
+        for (int i = 0; i < options.addedInstances(); i++) {
+            plan.add(Fault.ADD_INSTANCE);
+        }
         Collections.shuffle(plan, random);
         return plan;
     }
@@ -255,16 +341,20 @@ public final class FaultHarness {
     /** The state of one run while faults are injected. */
     private final class Run {
 
-        private final ServiceProcess service;
+        private final Instances instances;
+        private final ExternalArtemis broker;
         private final TcpProxy proxy;
         private final Connection sql;
         private final long expectedRows;
         private final List<FaultReport.Kill> kills = new ArrayList<>();
         private final List<FaultReport.Outage> outages = new ArrayList<>();
+        private final List<FaultReport.BrokerRestart> brokerRestarts = new ArrayList<>();
+        private final List<FaultReport.Added> added = new ArrayList<>();
         private final List<String> faultProblems = new ArrayList<>();
 
-        Run(ServiceProcess service, TcpProxy proxy, Connection sql, long expectedRows) {
-            this.service = service;
+        Run(Instances instances, ExternalArtemis broker, TcpProxy proxy, Connection sql, long expectedRows) {
+            this.instances = instances;
+            this.broker = broker;
             this.proxy = proxy;
             this.sql = sql;
             this.expectedRows = expectedRows;
@@ -284,14 +374,15 @@ public final class FaultHarness {
             return (double) progress() / expectedRows;
         }
 
-        void injectFaults(List<Fault> plan) {
+        void injectFaults(List<Fault> plan) throws IOException {
             for (int index = 0; index < plan.size(); index++) {
                 double moment = FIRST_FAULT_AT + (LAST_FAULT_BY - FIRST_FAULT_AT) * (index + random.nextDouble()) / plan.size();
                 awaitProgress((long) Math.ceil(moment * expectedRows));
-                if (plan.get(index) == Fault.KILL) {
-                    kill();
-                } else {
-                    outage();
+                switch (plan.get(index)) {
+                    case KILL -> kill();
+                    case OUTAGE -> outage();
+                    case BROKER_RESTART -> brokerRestart();
+                    case ADD_INSTANCE -> addInstance();
                 }
             }
         }
@@ -300,9 +391,11 @@ public final class FaultHarness {
             try {
                 await("backlog at " + rows + " rows").atMost(PROGRESS_PATIENCE).pollDelay(Duration.ZERO)
                         .pollInterval(Duration.ofMillis(100)).until(() -> {
-                            if (!service.alive()) {
-                                throw new IllegalStateException("the service died on its own; last lines of "
-                                        + service.currentLog() + ":\n" + service.logTail(40));
+                            for (ServiceProcess instance : instances.all()) {
+                                if (!instance.alive()) {
+                                    throw new IllegalStateException("an instance died on its own; last lines of "
+                                            + instance.currentLog() + ":\n" + instance.logTail(40));
+                                }
                             }
                             return progress() >= rows;
                         });
@@ -312,24 +405,99 @@ public final class FaultHarness {
             }
         }
 
+        /** SIGKILL of one instance, chosen at random, then its restart. */
         private void kill() {
             int number = kills.size() + 1;
             double at = share();
-            long killedPid = service.pid();
+            List<ServiceProcess> all = instances.all();
+            ServiceProcess victim = all.get(random.nextInt(all.size()));
+            long killedPid = victim.pid();
             Instant killedAt = Instant.now();
-            service.kill();
+            victim.kill();
             log("kill -9 #%d: pid %d at %.0f%% of the backlog", number, killedPid, at * 100);
-            service.start();
-            service.awaitReady(START_PATIENCE);
+            victim.start();
+            victim.awaitReady(START_PATIENCE);
             double seconds = secondsSince(killedAt);
-            kills.add(new FaultReport.Kill(number, at, killedPid, service.pid(), seconds));
-            log("restarted as pid %d, ready %.1f s after the kill", service.pid(), seconds);
+            kills.add(new FaultReport.Kill(number, at, killedPid, victim.pid(), seconds));
+            log("restarted as pid %d, ready %.1f s after the kill", victim.pid(), seconds);
+        }
+
+        private void addInstance() throws IOException {
+            double at = share();
+            Instant asked = Instant.now();
+            ServiceProcess instance = instances.add();
+            instance.awaitReady(START_PATIENCE);
+            double seconds = secondsSince(asked);
+            added.add(new FaultReport.Added(added.size() + 1, at, instance.pid(), seconds));
+            log("instance added as pid %d at %.0f%% of the backlog, ready in %.1f s", instance.pid(), at * 100, seconds);
+        }
+
+        /**
+         * The standalone broker stopped (gracefully, or with SIGKILL on every second restart) and started again after
+         * a few seconds: every instance must reconnect by itself and be ready again, with the same pid.
+         */
+        private void brokerRestart() {
+            int number = brokerRestarts.size() + 1;
+            boolean graceful = number % 2 == 1;
+            double at = share();
+            Map<ServiceProcess, Long> pids = new LinkedHashMap<>();
+            instances.all().forEach(instance -> pids.put(instance, instance.pid()));
+            Instant down = Instant.now();
+            if (graceful) {
+                broker.stop();
+            } else {
+                broker.kill();
+            }
+            log("broker restart #%d (%s) at %.0f%% of the backlog", number, graceful ? "graceful" : "kill -9", at * 100);
+            boolean[] downSeen = {false};
+            // away as long as a database outage: 8 s in the reduced run, 30 s in the full one
+            Instant restartDue = down.plus(options.outageLength());
+            // readiness must say DOWN while the broker is away, and answer at once
+            await("broker away").atMost(options.outageLength().plusSeconds(30)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(500)).until(() -> {
+                        for (ServiceProcess instance : pids.keySet()) {
+                            if (instance.status("/actuator/health/readiness", Duration.ofSeconds(2)) == 503) {
+                                downSeen[0] = true;
+                            }
+                        }
+                        return Instant.now().isAfter(restartDue);
+                    });
+            broker.start();
+            double secondsDown = secondsSince(down);
+            Instant restarted = Instant.now();
+            boolean recovered;
+            try {
+                await("every instance ready after broker restart #" + number).atMost(RECOVERY_PATIENCE)
+                        .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250))
+                        .until(() -> pids.keySet().stream().allMatch(instance -> instance.alive()
+                                && instance.status("/actuator/health/readiness", Duration.ofSeconds(5)) == 200));
+                recovered = pids.entrySet().stream().allMatch(entry -> entry.getKey().pid() == entry.getValue());
+            } catch (ConditionTimeoutException e) {
+                recovered = false;
+            }
+            double toReady = secondsSince(restarted);
+            brokerRestarts.add(new FaultReport.BrokerRestart(number, at, graceful, secondsDown, downSeen[0], recovered, toReady));
+            log("broker restart #%d: down %.1f s, readiness DOWN seen: %s, every instance ready %.1f s after the start%s",
+                    number, secondsDown, downSeen[0] ? "yes" : "NO", toReady, recovered ? ", same pids" : ", NOT RECOVERED");
+            if (!downSeen[0]) {
+                faultProblems.add("broker restart #" + number + ": no instance's readiness answered 503 while the broker was down");
+            }
+            if (!recovered) {
+                faultProblems.add("broker restart #" + number + ": the instances were not ready again within "
+                        + RECOVERY_PATIENCE.toSeconds() + " s without a restart");
+                pids.keySet().forEach(instance -> {
+                    instance.kill();
+                    instance.start();
+                    instance.awaitReady(START_PATIENCE);
+                });
+            }
         }
 
         private void outage() {
             int number = outages.size() + 1;
             double at = share();
-            long pid = service.pid();
+            Map<ServiceProcess, Long> pids = new LinkedHashMap<>();
+            instances.all().forEach(instance -> pids.put(instance, instance.pid()));
             HealthProbe probe = new HealthProbe();
             AtomicReference<Instant> restoredAt = new AtomicReference<>();
             ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
@@ -346,7 +514,7 @@ public final class FaultHarness {
                 }, options.outageLength().toMillis(), TimeUnit.MILLISECONDS);
                 await("outage #" + number).atMost(options.outageLength().plus(Duration.ofSeconds(30)))
                         .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500))
-                        .until(() -> probe.probe(service, restoreDue, restoredAt));
+                        .until(() -> probe.probe(pids.keySet(), restoreDue, restoredAt));
             } finally {
                 timer.shutdown();
                 proxy.restore();
@@ -359,9 +527,10 @@ public final class FaultHarness {
             try {
                 await("recovery after outage #" + number).atMost(RECOVERY_PATIENCE).pollDelay(Duration.ZERO)
                         .pollInterval(Duration.ofMillis(250))
-                        .until(() -> service.alive() && service.status("/actuator/health", Duration.ofSeconds(10)) == 200
+                        .until(() -> pids.keySet().stream().allMatch(instance -> instance.alive()
+                                && instance.status("/actuator/health", Duration.ofSeconds(10)) == 200)
                                 && (progress() > rowsAtRestore || progress() >= expectedRows));
-                recovered = service.pid() == pid;
+                recovered = pids.entrySet().stream().allMatch(entry -> entry.getKey().pid() == entry.getValue());
             } catch (ConditionTimeoutException e) {
                 recovered = false;
             }
@@ -381,14 +550,16 @@ public final class FaultHarness {
                 faultProblems.add("outage #" + number + ": the service did not recover within " + RECOVERY_PATIENCE.toSeconds()
                         + " s without a restart");
                 // restart it, so that the rest of the run can still account for every input
-                service.kill();
-                service.start();
-                service.awaitReady(START_PATIENCE);
+                pids.keySet().forEach(instance -> {
+                    instance.kill();
+                    instance.start();
+                    instance.awaitReady(START_PATIENCE);
+                });
             }
         }
 
         /** Waits until the inbox and the input queue are empty and the rows are complete (or have stopped coming). */
-        boolean awaitDrained(Path inbox) {
+        boolean awaitDrained(Path inbox, JmsClient jms) {
             Instant[] lastChange = {Instant.now()};
             long[] lastProgress = {-1};
             try {
@@ -399,10 +570,7 @@ public final class FaultHarness {
                                 lastProgress[0] = rows;
                                 lastChange[0] = Instant.now();
                             }
-                            Map<String, Double> metrics = metrics(service);
-                            boolean empty = jsonFilesIn(inbox) == 0
-                                    && metrics.getOrDefault("claimguard_inbox_files", -1.0) == 0
-                                    && metrics.getOrDefault("claimguard_queue_depth{queue=\"" + INPUT_QUEUE + "\"}", -1.0) == 0;
+                            boolean empty = jsonFilesIn(inbox) == 0 && inputQueueEmpty(jms);
                             boolean settled = rows >= expectedRows || lastChange[0].plus(SETTLED).isBefore(Instant.now());
                             return empty && settled;
                         });
@@ -410,6 +578,16 @@ public final class FaultHarness {
             } catch (ConditionTimeoutException e) {
                 return false;
             }
+        }
+
+        /** The embedded broker's depth from the service's metrics; the standalone broker's by browsing the queue. */
+        private boolean inputQueueEmpty(JmsClient jms) throws Exception {
+            if (broker != null) {
+                return jms.depth(INPUT_QUEUE) == 0;
+            }
+            Map<String, Double> metrics = metrics(instances.all().get(0));
+            return metrics.getOrDefault("claimguard_inbox_files", -1.0) == 0
+                    && metrics.getOrDefault("claimguard_queue_depth{queue=\"" + INPUT_QUEUE + "\"}", -1.0) == 0;
         }
     }
 
@@ -420,21 +598,23 @@ public final class FaultHarness {
         int down;
         boolean livenessUp = true;
 
-        boolean probe(ServiceProcess service, Instant restoreDue, AtomicReference<Instant> restoredAt) {
-            // a health check waits for a database connection (up to the pool's 5 s); it need not outlast the outage
-            Duration untilRestore = Duration.between(Instant.now(), restoreDue).plusSeconds(1);
-            Duration timeout = untilRestore.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
-                    : untilRestore.compareTo(Duration.ofSeconds(15)) > 0 ? Duration.ofSeconds(15) : untilRestore;
-            int health = service.status("/actuator/health", timeout);
-            if (restoredAt.get() == null && health != -1) {
-                answers++;
-                if (health == 503) {
-                    down++;
+        boolean probe(Collection<ServiceProcess> instances, Instant restoreDue, AtomicReference<Instant> restoredAt) {
+            for (ServiceProcess service : instances) {
+                // a health check waits for a database connection (up to the pool's 5 s); it need not outlast the outage
+                Duration untilRestore = Duration.between(Instant.now(), restoreDue).plusSeconds(1);
+                Duration timeout = untilRestore.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
+                        : untilRestore.compareTo(Duration.ofSeconds(15)) > 0 ? Duration.ofSeconds(15) : untilRestore;
+                int health = service.status("/actuator/health", timeout);
+                if (restoredAt.get() == null && health != -1) {
+                    answers++;
+                    if (health == 503) {
+                        down++;
+                    }
                 }
-            }
-            int liveness = service.status("/actuator/health/liveness", Duration.ofSeconds(5));
-            if (restoredAt.get() == null && liveness != 200) {
-                livenessUp = false;
+                int liveness = service.status("/actuator/health/liveness", Duration.ofSeconds(5));
+                if (restoredAt.get() == null && liveness != 200) {
+                    livenessUp = false;
+                }
             }
             return restoredAt.get() != null;
         }
@@ -474,8 +654,8 @@ public final class FaultHarness {
     /** The service logs one summary line per input that made no new row: {@code duplicate request_id=...}. */
     private static long duplicatesLogged(Path logs) throws IOException {
         long duplicates = 0;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(logs, "service-*.log")) {
-            for (Path file : files) {
+        try (Stream<Path> all = Files.walk(logs)) {
+            for (Path file : all.filter(path -> path.getFileName().toString().matches("service-.*\\.log")).toList()) {
                 try (Stream<String> lines = Files.lines(file, StandardCharsets.UTF_8)) {
                     duplicates += lines.filter(line -> line.contains("io.claimguard.audit.summary")
                             && line.contains(" duplicate request_id=")).count();
@@ -490,14 +670,17 @@ public final class FaultHarness {
         Accounting.Outcomes outcomes = accounting.outcomes();
         FaultReport.Inputs inputs = new FaultReport.Inputs(backlog.all().size(), backlog.jms().size(), backlog.files().size(),
                 backlog.count(Kind.VALID), distinctValid, backlog.identicalPairs(), backlog.count(Kind.REJECTED),
-                backlog.count(Kind.POISON));
+                backlog.count(Kind.POISON), backlog.count(Kind.UNSUPPORTED));
         double secondsCut = run.outages.stream().mapToDouble(FaultReport.Outage::seconds).sum();
-        FaultReport.Faults faults = new FaultReport.Faults(run.kills.size(), run.kills, run.outages.size(), secondsCut,
-                run.outages);
+        FaultReport.Faults faults = new FaultReport.Faults(options.instances(), run.kills.size(), run.kills,
+                run.outages.size(), secondsCut, run.outages, run.brokerRestarts, run.added);
         boolean healthDown = !run.outages.isEmpty() && run.outages.stream().allMatch(outage -> outage.healthDown() > 0);
         boolean passed = problems.isEmpty() && outcomes.lost() == 0 && outcomes.duplicatedAuditRows() == 0
                 && (options.outages() == 0 || healthDown)
-                && run.kills.size() == options.kills() && run.outages.size() == options.outages();
+                && run.kills.size() == options.kills() && run.outages.size() == options.outages()
+                && run.brokerRestarts.size() == options.brokerRestarts()
+                && run.brokerRestarts.stream().allMatch(restart -> restart.recoveredWithoutRestart() && restart.readinessDown())
+                && run.added.size() == options.addedInstances();
         List<String> listed = problems.stream().limit(FaultReport.LISTED_PROBLEMS).toList();
         return new FaultReport(options.size(), options.seed(), started.toString(), secondsSince(started), machine, inputs,
                 faults, outcomes, duplicatesAbsorbed, healthDown, passed, listed);

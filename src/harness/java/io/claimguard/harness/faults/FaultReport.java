@@ -34,11 +34,27 @@ record FaultReport(
     /** At most this many problems are listed; the counts in {@code outcomes} cover all of them. */
     static final int LISTED_PROBLEMS = 50;
 
+    /** @param unsupported Map, Stream and Object messages (topology runs), dead-lettered as message_type.unsupported */
     record Inputs(int total, int jms, int files, long valid, long distinctValid, long identicalPairs, long rejected,
-            long poison) {
+            long poison, long unsupported) {
     }
 
-    record Faults(int kills, List<Kill> killLog, int outages, double secondsCut, List<Outage> outageLog) {
+    /** @param instances instances at the start: 1 with the embedded broker, more on a standalone broker */
+    record Faults(int instances, int kills, List<Kill> killLog, int outages, double secondsCut, List<Outage> outageLog,
+            List<BrokerRestart> brokerRestarts, List<Added> added) {
+    }
+
+    /**
+     * @param readinessDown some instance's readiness answered 503 while the broker was away
+     * @param recoveredWithoutRestart every instance was ready again, with the same pid
+     * @param secondsToReady from the broker's start until every instance was ready
+     */
+    record BrokerRestart(int number, double atProgress, boolean graceful, double secondsDown, boolean readinessDown,
+            boolean recoveredWithoutRestart, double secondsToReady) {
+    }
+
+    /** An instance started while the backlog drained. */
+    record Added(int number, double atProgress, long pid, double secondsToReady) {
     }
 
     /**
@@ -63,10 +79,16 @@ record FaultReport(
         Accounting.Outcomes o = outcomes;
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"size / seed", size + " / " + seed});
+        if (faults.instances() > 1) {
+            rows.add(new String[] {"topology", String.format(Locale.ROOT,
+                    "%d instances on a standalone Artemis broker and one shared inbox, %d added while draining",
+                    faults.instances(), faults.added().size())});
+        }
         rows.add(new String[] {"inputs", String.format(Locale.ROOT,
-                "%,d (%,d JMS, %,d files): %,d valid (%,d distinct, %,d identical JMS/file pairs), %,d rejected, %,d poison",
+                "%,d (%,d JMS, %,d files): %,d valid (%,d distinct, %,d identical JMS/file pairs), %,d rejected, %,d poison%s",
                 inputs.total(), inputs.jms(), inputs.files(), inputs.valid(), inputs.distinctValid(),
-                inputs.identicalPairs(), inputs.rejected(), inputs.poison())});
+                inputs.identicalPairs(), inputs.rejected(), inputs.poison(), inputs.unsupported() == 0 ? ""
+                        : String.format(Locale.ROOT, ", %,d Map/Stream/Object messages", inputs.unsupported()))});
         rows.add(new String[] {"faults injected", String.format(Locale.ROOT,
                 "%d x kill -9 (at %s of the backlog), %d outages of PostgreSQL (at %s), %.0f s cut in all",
                 faults.kills(), shares(faults.killLog().stream().map(Kill::atProgress).toList()), faults.outages(),
@@ -79,7 +101,8 @@ record FaultReport(
                 duplicatesAbsorbed, inputs.identicalPairs(), Math.max(0, duplicatesAbsorbed - inputs.identicalPairs()))});
         rows.add(new String[] {"dead-lettered", String.format(Locale.ROOT,
                 "%,d of %,d (%,d rejected, %,d processing_failed; %,d on the DLQ, %,d in .error/), exact bytes: %s",
-                o.deadLettered(), inputs.rejected() + inputs.poison(), o.deadLetteredRejected(), o.deadLetteredPoison(),
+                o.deadLettered(), inputs.rejected() + inputs.poison() + inputs.unsupported(), o.deadLetteredRejected(),
+                o.deadLetteredPoison(),
                 o.dlqMessages(), o.errorFiles(), yesNo(o.deadLetterBytesExact()))});
         rows.add(new String[] {"forwarded", String.format(Locale.ROOT,
                 "%,d of %,d audited (%,d output messages, %,d of them again after a crash; %,d outbox files)",
@@ -96,6 +119,14 @@ record FaultReport(
                 + "; recovered without restart: "
                 + String.join(", ", faults.outageLog().stream().map(outage -> outage.recoveredWithoutRestart()
                         ? String.format(Locale.ROOT, "%.1f s after", outage.secondsToRecover()) : "NO").toList()) + ")"});
+        if (!faults.brokerRestarts().isEmpty()) {
+            rows.add(new String[] {"broker restarts", String.join(", ", faults.brokerRestarts().stream()
+                    .map(restart -> String.format(Locale.ROOT, "%s at %.0f%%, down %.0f s, readiness DOWN: %s, every instance"
+                                    + " ready %.1f s after: %s", restart.graceful() ? "graceful" : "kill -9",
+                            restart.atProgress() * 100, restart.secondsDown(), yesNo(restart.readinessDown()),
+                            restart.secondsToReady(), restart.recoveredWithoutRestart() ? "yes, same pids" : "NO"))
+                    .toList())});
+        }
         rows.add(new String[] {"wall time", String.format(Locale.ROOT, "%.0f s", wallSeconds)});
         rows.add(new String[] {"machine", machine});
         rows.add(new String[] {"result", passed ? "PASS" : "FAIL"});

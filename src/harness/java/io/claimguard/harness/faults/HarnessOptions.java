@@ -23,6 +23,10 @@ import java.util.List;
  * @param jar the service jar, run with {@code java -jar}
  * @param resultsDir where the JSON and Markdown result files are written
  * @param keepWork keep the temporary inbox, outbox, journal and logs also after a passing run
+ * @param instances 1: the service alone with its embedded broker; more: the topology mode, that many instances on a
+ *     standalone Artemis broker and one shared inbox, with protocol-level poison in the backlog
+ * @param addedInstances instances started while the backlog drains (topology mode)
+ * @param brokerRestarts restarts of the standalone broker while the backlog drains, graceful and SIGKILL in turn
  */
 public record HarnessOptions(
         String size,
@@ -34,22 +38,40 @@ public record HarnessOptions(
         long seed,
         Path jar,
         Path resultsDir,
-        boolean keepWork) {
+        boolean keepWork,
+        int instances,
+        int addedInstances,
+        int brokerRestarts) {
+
+    boolean topology() {
+        return instances > 1;
+    }
 
     static final String USAGE = """
-            usage: FaultHarness [--full] [--inputs N] [--kills K] [--outages O] [--outage-seconds D]
+            usage: FaultHarness [--full] [--topology] [--inputs N] [--kills K] [--outages O] [--outage-seconds D]
+                                [--instances I] [--added-instances A] [--broker-restarts B]
                                 [--drain-timeout-seconds S] [--seed X] [--jar target/claimguard-*.jar]
                                 [--results bench/results] [--keep-work]
               default (reduced, for CI): 1000 inputs, 2 kills, 2 outages of 8 s
               --full:                    10000 inputs, 5 kills, 2 outages of 30 s
+              --topology:                3 instances on a standalone Artemis broker and a shared inbox, 1 instance
+                                         added and 2 broker restarts (graceful, then kill -9) on top; kills hit a
+                                         random instance; Map, Stream and Object messages in the backlog
+                                         (reduced: 4000 inputs, 2 kills, 1 outage of 8 s; with --full as above)
             """;
 
     static HarnessOptions parse(String[] args) {
         boolean full = List.of(args).contains("--full");
-        String size = full ? "full" : "reduced";
-        int inputs = full ? 10_000 : 1_000;
+        boolean topology = List.of(args).contains("--topology");
+        String size = (full ? "full" : "reduced") + (topology ? " topology" : "");
+        int instances = topology ? 3 : 1;
+        int addedInstances = topology ? 1 : 0;
+        int brokerRestarts = topology ? 2 : 0;
+        // three instances drain a backlog several times faster: the reduced topology run needs more inputs, so that its
+        // faults hit a backlog still draining
+        int inputs = full ? 10_000 : topology ? 4_000 : 1_000;
         int kills = full ? 5 : 2;
-        int outages = 2;
+        int outages = full || !topology ? 2 : 1;
         long outageSeconds = full ? 30 : 8;
         long drainSeconds = full ? 900 : 180;
         long seed = System.nanoTime();
@@ -59,7 +81,10 @@ public record HarnessOptions(
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             switch (option) {
-                case "--full" -> { }
+                case "--full", "--topology" -> { }
+                case "--instances" -> { instances = positive(option, value(args, ++i, option, USAGE)); size = "custom"; }
+                case "--added-instances" -> { addedInstances = notNegative(option, value(args, ++i, option, USAGE)); size = "custom"; }
+                case "--broker-restarts" -> { brokerRestarts = notNegative(option, value(args, ++i, option, USAGE)); size = "custom"; }
                 case "--inputs" -> { inputs = positive(option, value(args, ++i, option, USAGE)); size = "custom"; }
                 case "--kills" -> { kills = notNegative(option, value(args, ++i, option, USAGE)); size = "custom"; }
                 case "--outages" -> { outages = notNegative(option, value(args, ++i, option, USAGE)); size = "custom"; }
@@ -78,6 +103,7 @@ public record HarnessOptions(
             throw new IllegalArgumentException("--inputs must be at least 100, got " + inputs);
         }
         return new HarnessOptions(size, inputs, kills, outages, Duration.ofSeconds(outageSeconds),
-                Duration.ofSeconds(drainSeconds), seed, jar != null ? jar : ServiceProcess.findJar(), results, keepWork);
+                Duration.ofSeconds(drainSeconds), seed, jar != null ? jar : ServiceProcess.findJar(), results, keepWork,
+                instances, addedInstances, brokerRestarts);
     }
 }
