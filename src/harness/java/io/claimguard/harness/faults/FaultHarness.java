@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +40,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntUnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -160,11 +162,26 @@ public final class FaultHarness {
             Backlog.refusePoison(sql);
             JmsClient jms = broker != null ? new JmsClient(broker.url(), ExternalArtemis.USER, ExternalArtemis.PASSWORD)
                     : new JmsClient(instances.embeddedBrokerUrl());
-            Map<String, String> messageIds = feed(backlog, jms, inbox);
-            log("backlog fed: %,d JMS messages (%d of them Map, Stream or Object), %,d files; %,d of %,d rows committed so far",
+            List<Fault> plan = faultPlan();
+            // Several instances drain a backlog faster than faults can be injected: in the topology mode it is fed in
+            // slices, one more before each fault, so that every fault hits a backlog that is still draining.
+            int slices = options.topology() ? plan.size() + 1 : 1;
+            Map<String, String> messageIds = new HashMap<>();
+            IntUnaryOperator feeder = slice -> {
+                try {
+                    messageIds.putAll(feed(slice(backlog.jms(), slice, slices), slice(backlog.files(), slice, slices), jms,
+                            inbox));
+                } catch (Exception e) {
+                    throw new IllegalStateException("cannot feed slice " + (slice + 1) + " of the backlog", e);
+                }
+                return (int) Math.min(backlog.all().size(), (long) backlog.all().size() * (slice + 1) / slices);
+            };
+            feeder.applyAsInt(0);
+            log("backlog fed%s: %,d JMS messages (%d of them Map, Stream or Object), %,d files in all; %,d of %,d rows"
+                            + " committed so far", slices > 1 ? String.format(Locale.ROOT, " (first of %d slices)", slices) : "",
                     backlog.jms().size(), backlog.count(Kind.UNSUPPORTED), backlog.files().size(), run.progress(), expectedRows);
 
-            run.injectFaults(faultPlan());
+            run.injectFaults(plan, slices > 1 ? feeder : null, backlog.all().size());
             boolean drained = run.awaitDrained(inbox, jms);
             log("backlog %s: %,d of %,d rows; reading the output and dead-letter queues", drained ? "drained" : "NOT drained",
                     run.progress(), expectedRows);
@@ -300,18 +317,24 @@ public final class FaultHarness {
     }
 
     /** Both channels at once; every file written under a temporary name and renamed, as writers must. */
-    private Map<String, String> feed(Backlog backlog, JmsClient jms, Path inbox) throws Exception {
+    /** Slice {@code index} of {@code count} equal slices of the inputs, in their order. */
+    private static List<HarnessInput> slice(List<HarnessInput> inputs, int index, int count) {
+        return inputs.subList(inputs.size() * index / count, inputs.size() * (index + 1) / count);
+    }
+
+    private Map<String, String> feed(List<HarnessInput> jmsInputs, List<HarnessInput> fileInputs, JmsClient jms, Path inbox)
+            throws Exception {
         ExecutorService feeders = Executors.newFixedThreadPool(2);
         try {
             Future<?> files = feeders.submit(() -> {
-                for (HarnessInput input : backlog.files()) {
+                for (HarnessInput input : fileInputs) {
                     Path temporary = inbox.resolve(input.tag() + ".tmp");
                     Files.write(temporary, input.bytes());
                     Files.move(temporary, inbox.resolve(input.fileName()), StandardCopyOption.ATOMIC_MOVE);
                 }
                 return null;
             });
-            Future<Map<String, String>> messages = feeders.submit(() -> jms.send(INPUT_QUEUE, backlog.jms()));
+            Future<Map<String, String>> messages = feeders.submit(() -> jms.send(INPUT_QUEUE, jmsInputs));
             files.get(10, TimeUnit.MINUTES);
             return messages.get(10, TimeUnit.MINUTES);
         } finally {
@@ -374,9 +397,21 @@ public final class FaultHarness {
             return (double) progress() / expectedRows;
         }
 
-        void injectFaults(List<Fault> plan) throws IOException {
+        /**
+         * @param feeder with a backlog fed in slices: feeds slice {@code n} and returns how many inputs are fed by then;
+         *     null when the whole backlog was fed at once
+         */
+        void injectFaults(List<Fault> plan, IntUnaryOperator feeder, int totalInputs) throws IOException {
+            long fedBefore = totalInputs / (plan.size() + 1);
             for (int index = 0; index < plan.size(); index++) {
                 double moment = FIRST_FAULT_AT + (LAST_FAULT_BY - FIRST_FAULT_AT) * (index + random.nextDouble()) / plan.size();
+                if (feeder != null) {
+                    // the fault comes while the slice just fed drains: after 20-60 % of its rows
+                    long fed = feeder.applyAsInt(index + 1);
+                    double rowsPerInput = (double) expectedRows / totalInputs;
+                    moment = (fedBefore + (fed - fedBefore) * (0.2 + 0.4 * random.nextDouble())) * rowsPerInput / expectedRows;
+                    fedBefore = fed;
+                }
                 awaitProgress((long) Math.ceil(moment * expectedRows));
                 switch (plan.get(index)) {
                     case KILL -> kill();
