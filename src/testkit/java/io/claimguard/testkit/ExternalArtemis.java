@@ -83,6 +83,11 @@ public final class ExternalArtemis implements AutoCloseable {
         return "tcp://127.0.0.1:" + port;
     }
 
+    /** The broker's process id (its JVM: {@code artemis run} execs {@code java}). */
+    public synchronized long pid() {
+        return process.pid();
+    }
+
     /** Starts the broker (again) and waits until its acceptor answers. */
     public synchronized void start() {
         if (process != null && process.isAlive()) {

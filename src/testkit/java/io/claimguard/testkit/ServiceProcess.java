@@ -150,6 +150,22 @@ public final class ServiceProcess implements AutoCloseable {
         return response != null && response.statusCode() == 200 ? response.body() : null;
     }
 
+    /** POST with an empty JSON body on the management port (an actuator write operation): the status, or -1. */
+    public int post(String path, Duration timeout) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + managementPort + path))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}"))
+                    .timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
+            return response.statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
     public String logTail(int lines) {
         try {
             List<String> all = Files.readAllLines(currentLog, StandardCharsets.UTF_8);
