@@ -5,7 +5,6 @@ import io.claimguard.domain.EnvelopeRejectedException;
 import io.claimguard.domain.Verification;
 import io.claimguard.pipeline.DeadLetter;
 import io.claimguard.pipeline.InputExchange;
-import io.claimguard.pipeline.Outcome;
 import io.claimguard.pipeline.ReceivedInput;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
@@ -28,7 +27,7 @@ final class EnvelopeStep implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        if (InputExchange.outcome(exchange) == Outcome.REJECTED) {
+        if (InputExchange.REJECTED.matches(exchange)) {
             return;
         }
         ReceivedInput input = InputExchange.input(exchange);

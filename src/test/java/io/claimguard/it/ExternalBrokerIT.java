@@ -14,9 +14,6 @@ import io.claimguard.testkit.FreePort;
 import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
 import jakarta.jms.StreamMessage;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,7 +74,7 @@ class ExternalBrokerIT extends ServiceTestSupport {
     @DisplayName("Scenario: With an external broker no embedded broker starts")
     void noEmbeddedBroker() {
         assertThat(context.getBeanProvider(EmbeddedActiveMQ.class).getIfAvailable()).isNull();
-        assertThat(listening(EMBEDDED_ACCEPTOR_PORT)).as("the embedded acceptor's port %d", EMBEDDED_ACCEPTOR_PORT).isFalse();
+        assertThat(FreePort.listening(EMBEDDED_ACCEPTOR_PORT)).as("the embedded acceptor's port %d", EMBEDDED_ACCEPTOR_PORT).isFalse();
         assertThat(management("/actuator/prometheus").body())
                 .containsPattern("claimguard_queue_depth\\{[^}]*queue=\"" + INPUT_QUEUE + "\"} NaN");
     }
@@ -227,15 +224,6 @@ class ExternalBrokerIT extends ServiceTestSupport {
         return SQL.queryForObject(
                 "SELECT count(*) FROM claimguard.dead_letter WHERE source = 'jms' AND reason_code = ? AND payload = ?",
                 Long.class, reasonCode, payload);
-    }
-
-    private static boolean listening(int port) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     private interface JmsCall<T> {

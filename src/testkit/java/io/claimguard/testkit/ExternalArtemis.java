@@ -4,8 +4,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -110,7 +108,7 @@ public final class ExternalArtemis implements AutoCloseable {
         await("the broker's acceptor on port " + port + " (log: " + log + ")").atMost(START_PATIENCE)
                 .pollInterval(Duration.ofMillis(200))
                 .failFast("the broker exited, see " + log, () -> !started.isAlive())
-                .until(() -> Files.readString(log).contains("AMQ221007") && accepts());
+                .until(() -> Files.readString(log).contains("AMQ221007") && FreePort.listening(port));
     }
 
     /** A graceful stop (SIGTERM): the broker closes its journal and its clients see it go. */
@@ -142,15 +140,6 @@ public final class ExternalArtemis implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the broker stopped", e);
-        }
-    }
-
-    private boolean accepts() {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-            return true;
-        } catch (IOException e) {
-            return false;
         }
     }
 

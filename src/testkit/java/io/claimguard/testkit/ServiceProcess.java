@@ -13,11 +13,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The service under test as a separate JVM, started with {@code java -jar} and the harness's properties as
@@ -26,6 +29,8 @@ import org.awaitility.core.ConditionTimeoutException;
  * The fault and throughput harnesses and the several-instances test run the jar this way.
  */
 public final class ServiceProcess implements AutoCloseable {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** Two cores shared with other builds: a bounded heap keeps the machine usable. */
     public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx512m");
@@ -150,19 +155,39 @@ public final class ServiceProcess implements AutoCloseable {
         return response != null && response.statusCode() == 200 ? response.body() : null;
     }
 
-    /** POST with an empty JSON body on the management port (an actuator write operation): the status, or -1. */
-    public int post(String path, Duration timeout) {
+    /** Route id to status ({@code Started}, {@code Stopped}, ...), from the actuator; empty while it cannot answer. */
+    public Map<String, String> routes() {
+        String body = body("/actuator/camelroutes", Duration.ofSeconds(5));
+        Map<String, String> routes = new LinkedHashMap<>();
+        if (body != null) {
+            for (JsonNode route : JSON.readTree(body)) {
+                routes.put(route.path("id").asString(), route.path("status").asString());
+            }
+        }
+        return routes;
+    }
+
+    /**
+     * {@code POST /actuator/camelroutes/{id}/{operation}} ({@code start}, {@code stop}; the service must run with
+     * {@code management.endpoint.camelroutes.read-only=false}); the write operation wants a JSON body, even empty.
+     * Fails unless the actuator answers 2xx.
+     */
+    public void routeOperation(String routeId, String operation, Duration timeout) {
+        String path = "/actuator/camelroutes/" + routeId + "/" + operation;
+        HttpResponse<String> response;
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + managementPort + path))
+            response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}"))
                     .timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
-            return response.statusCode();
         } catch (IOException e) {
-            return -1;
+            throw new UncheckedIOException(operation + " of route " + routeId + " got no answer", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return -1;
+            throw new IllegalStateException("interrupted during " + operation + " of route " + routeId, e);
+        }
+        if (response.statusCode() / 100 != 2) {
+            throw new IllegalStateException(operation + " of route " + routeId + " answered " + response.statusCode() + " "
+                    + response.body());
         }
     }
 

@@ -24,8 +24,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Throughput with 1, 2 and 3 instances of the service jar on one standalone Artemis broker and one PostgreSQL, side by
@@ -47,7 +45,6 @@ public final class ScalingHarness {
     private static final String INPUT_QUEUE = "verifier.results";
     private static final String JMS_ROUTE = "jms-intake";
     private static final Duration START_PATIENCE = Duration.ofMinutes(3);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     record Options(List<Integer> instances, int messages, int warmUp, long seed, Path jar, Path results) {
 
@@ -162,17 +159,19 @@ public final class ScalingHarness {
                 log.line("%d instance(s): %,d messages queued; starting %s on every instance", count, options.messages(),
                         JMS_ROUTE);
 
-                Map<Long, Duration> cpuBefore = cpuOf(instances, broker);
+                // the PostgreSQL processes of the drain: the server's backends live as long as the instances' pools
+                List<Long> postgres = postgresPids();
+                Map<Long, Duration> cpuBefore = cpuOf(instances, broker, postgres);
                 long begin = System.nanoTime();
                 instances.forEach(instance -> route(instance, "start"));
                 awaitRows(sql, options.warmUp() + options.messages());
                 Duration window = Duration.ofNanos(System.nanoTime() - begin);
-                Map<Long, Duration> cpuAfter = cpuOf(instances, broker);
+                Map<Long, Duration> cpuAfter = cpuOf(instances, broker, postgres);
 
                 double serviceCores = instances.stream().mapToDouble(instance -> cores(cpuBefore, cpuAfter, instance.pid(), window))
                         .sum();
                 double brokerCores = cores(cpuBefore, cpuAfter, broker.pid(), window);
-                double postgresCores = postgresPids().stream()
+                double postgresCores = postgres.stream()
                         .mapToDouble(pid -> cores(cpuBefore, cpuAfter, pid, window)).sum();
                 Row row = new Row(count, options.messages(), window.toNanos() / 1e9, serviceCores, brokerCores, postgresCores);
                 log.line("%d instance(s): drained in %.1f s, %,.0f inputs/s; CPU cores: service %.2f, broker %.2f,"
@@ -217,32 +216,18 @@ public final class ScalingHarness {
                         throw new IllegalStateException("an instance exited; last lines:\n" + instance.logTail(40));
                     }
                     return instance.status("/actuator/health/liveness", Duration.ofSeconds(5)) == 200
-                            && "Stopped".equals(routeStatus(instance).get(JMS_ROUTE))
-                            && "Started".equals(routeStatus(instance).get("verify-steps"));
+                            && "Stopped".equals(instance.routes().get(JMS_ROUTE))
+                            && "Started".equals(instance.routes().get("verify-steps"));
                 });
     }
 
-    private void route(ServiceProcess instance, String operation) {
-        int status = instance.post("/actuator/camelroutes/" + JMS_ROUTE + "/" + operation, Duration.ofSeconds(60));
-        if (status / 100 != 2) {
-            throw new IllegalStateException(operation + " of " + JMS_ROUTE + " answered " + status);
-        }
+    private static void route(ServiceProcess instance, String operation) {
+        instance.routeOperation(JMS_ROUTE, operation, Duration.ofSeconds(60));
     }
 
     private void awaitRoute(ServiceProcess instance, String status) {
         await(JMS_ROUTE + " " + status).atMost(START_PATIENCE).pollInterval(Duration.ofMillis(250))
-                .until(() -> status.equals(routeStatus(instance).get(JMS_ROUTE)));
-    }
-
-    private static Map<String, String> routeStatus(ServiceProcess instance) {
-        Map<String, String> routes = new LinkedHashMap<>();
-        String body = instance.body("/actuator/camelroutes", Duration.ofSeconds(5));
-        if (body != null) {
-            for (JsonNode route : JSON.readTree(body)) {
-                routes.put(route.path("id").asString(), route.path("status").asString());
-            }
-        }
-        return routes;
+                .until(() -> status.equals(instance.routes().get(JMS_ROUTE)));
     }
 
     private static void awaitRows(Connection sql, long rows) {
@@ -256,11 +241,11 @@ public final class ScalingHarness {
                 });
     }
 
-    private static Map<Long, Duration> cpuOf(List<ServiceProcess> instances, ExternalArtemis broker) {
+    private static Map<Long, Duration> cpuOf(List<ServiceProcess> instances, ExternalArtemis broker, List<Long> postgres) {
         Map<Long, Duration> cpu = new LinkedHashMap<>();
         instances.forEach(instance -> cpu.put(instance.pid(), ProcessProbe.cpuTime(instance.pid())));
         cpu.put(broker.pid(), ProcessProbe.cpuTime(broker.pid()));
-        postgresPids().forEach(pid -> ProcessHandle.of(pid).flatMap(process -> process.info().totalCpuDuration())
+        postgres.forEach(pid -> ProcessHandle.of(pid).flatMap(process -> process.info().totalCpuDuration())
                 .ifPresent(time -> cpu.put(pid, time)));
         return cpu;
     }

@@ -6,10 +6,6 @@ import io.claimguard.testkit.FreePort;
 import io.claimguard.testkit.JmsClient;
 import io.claimguard.testkit.ServiceProcess;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.awaitility.core.ConditionTimeoutException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The service jar in a process of its own, as the fault harness runs it ({@link ServiceProcess}): its own
@@ -41,7 +35,7 @@ final class ServiceUnderTest implements AutoCloseable {
 
     private static final Duration START_PATIENCE = Duration.ofMinutes(3);
     private static final Duration POLL = Duration.ofMillis(100);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Duration ROUTE_OPERATION_TIMEOUT = Duration.ofSeconds(30);
 
     private final BenchDatabase database;
     private final Connection sql;
@@ -51,7 +45,6 @@ final class ServiceUnderTest implements AutoCloseable {
     private final ServiceProcess process;
     private final JmsClient jms;
     private final String brokerUrl;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     ServiceUnderTest(ThroughputOptions options, Path work, String heap) throws IOException, SQLException {
         this.database = BenchDatabase.empty();
@@ -113,7 +106,7 @@ final class ServiceUnderTest implements AutoCloseable {
                 || process.status("/actuator/health/jms", Duration.ofSeconds(5)) != 200) {
             return false;
         }
-        Map<String, String> routes = routeStatus();
+        Map<String, String> routes = process.routes();
         if (routes.isEmpty()) {
             return false;
         }
@@ -127,42 +120,16 @@ final class ServiceUnderTest implements AutoCloseable {
                 .allMatch(route -> "Started".equals(route.getValue()));
     }
 
-    /** Route id to status ({@code Started}, {@code Stopped}, ...), from the actuator; empty while it cannot answer. */
-    private Map<String, String> routeStatus() {
-        String body = process.body("/actuator/camelroutes", Duration.ofSeconds(5));
-        Map<String, String> routes = new LinkedHashMap<>();
-        if (body != null) {
-            for (JsonNode route : JSON.readTree(body)) {
-                routes.put(route.path("id").asString(), route.path("status").asString());
-            }
-        }
-        return routes;
-    }
-
-    /** {@code POST /actuator/camelroutes/{id}/start}; the endpoint's write operation wants a JSON body, even empty. */
-    void startRoute(String routeId) throws IOException, InterruptedException {
-        routeOperation(routeId, "start");
+    /** {@code POST /actuator/camelroutes/{id}/start}. */
+    void startRoute(String routeId) {
+        process.routeOperation(routeId, "start", ROUTE_OPERATION_TIMEOUT);
     }
 
     /** Stops an intake route again (its inputs in flight finish first) and waits until the actuator says so. */
-    void stopRoute(String routeId) throws IOException, InterruptedException {
-        routeOperation(routeId, "stop");
+    void stopRoute(String routeId) {
+        process.routeOperation(routeId, "stop", ROUTE_OPERATION_TIMEOUT);
         await(routeId + " stopped").atMost(START_PATIENCE).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250))
-                .until(() -> "Stopped".equals(routeStatus().get(routeId)));
-    }
-
-    private void routeOperation(String routeId, String operation) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
-                        + "/actuator/camelroutes/" + routeId + "/" + operation))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{}"))
-                .timeout(Duration.ofSeconds(30))
-                .build();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() / 100 != 2) {
-            throw new IllegalStateException(operation + " of route " + routeId + " answered " + response.statusCode() + " "
-                    + response.body());
-        }
+                .until(() -> "Stopped".equals(process.routes().get(routeId)));
     }
 
     /** Readiness 200 once every route runs: the service is healthy as it would be in production. */
