@@ -48,9 +48,13 @@ public record ClaimGuardProperties(
     }
 
     /**
-     * The JMS queues.
+     * The JMS queues and how the intake takes its messages: in batches, each in one transaction.
      *
-     * @param consumerWindowSize how much each consumer may hold ahead of processing
+     * @param concurrentConsumers sessions taking batches at the same time
+     * @param batchSize messages in one transaction at most; their audit rows are committed together
+     * @param batchTimeout how long a batch waits to fill once its first message has come
+     * @param consumerWindowSize how much each session may hold ahead of processing
+     * @param reconnectDelay the wait before a session lost with the broker is opened again
      * @param maxDeliveryAttempts broker-side deliveries before a message that keeps rolling back (for example
      *     one that crashes the service) moves to the dead-letter queue without a dead_letter row
      */
@@ -59,7 +63,10 @@ public record ClaimGuardProperties(
             String outputQueue,
             String deadLetterQueue,
             int concurrentConsumers,
+            int batchSize,
+            Duration batchTimeout,
             DataSize consumerWindowSize,
+            Duration reconnectDelay,
             int maxDeliveryAttempts,
             Duration redeliveryDelay,
             Duration maxRedeliveryDelay) {

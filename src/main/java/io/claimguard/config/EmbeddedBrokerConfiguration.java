@@ -2,13 +2,9 @@ package io.claimguard.config;
 
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
-import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.artemis.autoconfigure.ArtemisConfigurationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jms.connection.CachingConnectionFactory;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -45,25 +41,6 @@ public class EmbeddedBrokerConfiguration {
         DataSize configured = properties.broker().globalMaxSize();
         long bytes = configured != null ? configured.toBytes() : Runtime.getRuntime().maxMemory() / 4;
         return configuration -> configuration.setGlobalMaxSize(bytes);
-    }
-
-    /**
-     * How much each consumer may hold ahead of processing ({@code claimguard.jms.consumer-window-size}), for the
-     * embedded and an external broker alike: Artemis' default of 1 MiB per consumer is 64 MiB of buffered messages
-     * with 64 consumers.
-     */
-    @Bean
-    static BeanPostProcessor consumerWindow(ObjectProvider<ClaimGuardProperties> properties) {
-        return new BeanPostProcessor() {
-            @Override
-            public Object postProcessAfterInitialization(Object bean, String beanName) {
-                Object factory = bean instanceof CachingConnectionFactory caching ? caching.getTargetConnectionFactory() : bean;
-                if (factory instanceof ActiveMQConnectionFactory artemis) {
-                    artemis.setConsumerWindowSize((int) properties.getObject().jms().consumerWindowSize().toBytes());
-                }
-                return bean;
-            }
-        };
     }
 
     @Bean

@@ -16,6 +16,8 @@ public enum RejectionReason {
     VERIFIER_OUTPUT_NOT_OBJECT("verifier_output.not_object"),
     /** A JMS message of a type that carries no envelope bytes (Object, Map, Stream or a bodiless Message). */
     MESSAGE_TYPE_UNSUPPORTED("message_type.unsupported"),
+    /** A JMS TextMessage whose body is not a text the client can decode (its bytes are kept as they came). */
+    MESSAGE_BODY_UNDECODABLE("message_body.undecodable"),
     /** Not a rejection: an acceptable envelope whose processing failed in a way retries could not cure. */
     PROCESSING_FAILED("processing_failed");
 

@@ -1,9 +1,7 @@
 package io.claimguard.forward;
 
-import io.claimguard.domain.Verification;
-import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
-import org.apache.camel.Exchange;
+import io.claimguard.pipeline.ResultProperties;
 import org.apache.camel.builder.endpoint.EndpointRouteBuilder;
 import org.apache.camel.component.jms.JmsMessageType;
 import org.springframework.stereotype.Component;
@@ -16,10 +14,6 @@ import org.springframework.stereotype.Component;
 @Component
 public class ForwardRoute extends EndpointRouteBuilder {
 
-    public static final String AUDIT_ID_PROPERTY = "ClaimGuardAuditId";
-    public static final String REQUEST_ID_PROPERTY = "ClaimGuardRequestId";
-    public static final String VERDICT_PROPERTY = "ClaimGuardVerdict";
-
     @Override
     public void configure() {
         errorHandler(noErrorHandler());
@@ -29,16 +23,9 @@ public class ForwardRoute extends EndpointRouteBuilder {
                 // The input's own JMS properties and JMS headers stay behind; Camel's internal headers are
                 // never sent as JMS properties by camel-jms.
                 .removeHeaders("^(?!Camel).*")
-                .process(ForwardRoute::describeResult)
+                .process(exchange -> ResultProperties.of(exchange).forEach(exchange.getIn()::setHeader))
                 .to(jms("queue:{{claimguard.jms.output-queue}}")
                         .jmsMessageType(JmsMessageType.Text)
                         .disableReplyTo(true));
-    }
-
-    private static void describeResult(Exchange exchange) {
-        Verification verification = InputExchange.verification(exchange);
-        exchange.getIn().setHeader(AUDIT_ID_PROPERTY, InputExchange.auditId(exchange));
-        exchange.getIn().setHeader(REQUEST_ID_PROPERTY, verification.requestId());
-        exchange.getIn().setHeader(VERDICT_PROPERTY, verification.guard().effectiveVerdict().name());
     }
 }

@@ -1,156 +1,141 @@
 package io.claimguard.intake;
 
-import io.claimguard.domain.RejectionReason;
+import io.claimguard.config.ClaimGuardProperties;
 import io.claimguard.observe.PipelineObserver;
-import io.claimguard.pipeline.DeadLetter;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
-import jakarta.jms.BytesMessage;
-import jakarta.jms.JMSException;
-import jakarta.jms.MapMessage;
-import jakarta.jms.ObjectMessage;
-import jakarta.jms.StreamMessage;
-import jakarta.jms.TextMessage;
-import java.nio.charset.StandardCharsets;
-import java.time.OffsetDateTime;
-import java.util.Enumeration;
-import org.apache.activemq.artemis.api.core.ActiveMQBuffer;
-import org.apache.activemq.artemis.jms.client.ActiveMQMessage;
+import io.claimguard.pipeline.ResultProperties;
+import jakarta.jms.ConnectionFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import org.apache.activemq.artemis.api.core.ActiveMQException;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.apache.camel.AggregationStrategy;
 import org.apache.camel.Exchange;
-import org.apache.camel.Message;
-import org.apache.camel.builder.endpoint.EndpointRouteBuilder;
-import org.apache.camel.component.jms.JmsMessage;
+import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.support.DefaultMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jms.connection.CachingConnectionFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * The JMS entry: one TextMessage or BytesMessage is one input, consumed in a local JMS transaction that commits
- * only after the input's audit rows (or dead_letter row) are committed. The result, or the dead-letter copy of a
- * rejected or failed input, is sent in that same transaction; anything else rolls it back, and the broker
- * redelivers with back-off.
+ * The JMS entry, in batches: each session takes up to {@code claimguard.jms.batch-size} messages in one transaction.
+ * Every message of a batch goes through the pipeline at the same time as the others, so that their audit rows are
+ * committed together; then the batch's results and the dead-letter copies of its rejected or failed inputs are sent
+ * in the batch's transaction, which commits once. A failure of any input rolls the whole batch back: the broker
+ * delivers it again with back-off, and what was audited already comes back as a duplicate that makes no new row.
+ * A message that is not a TextMessage or a BytesMessage, or whose text cannot be decoded, is rejected at its first
+ * delivery like any other bad input.
  */
 @Component
-public class JmsIntakeRoute extends EndpointRouteBuilder {
-
-    private static final Logger LOG = LoggerFactory.getLogger(JmsIntakeRoute.class);
+public class JmsIntakeRoute extends RouteBuilder {
 
     /** The JMS property that names why a message is on the dead-letter queue. */
     public static final String REASON_PROPERTY = "ClaimGuardDeadLetterReason";
 
-    /** The message body as it came (String or byte[]), for the dead-letter queue. */
-    private static final String ORIGINAL_BODY = "claimguardOriginalBody";
-    /** The JMS message as it came, whose properties the dead-letter copy carries. */
-    private static final String ORIGINAL_MESSAGE = "claimguardOriginalMessage";
+    private static final Logger LOG = LoggerFactory.getLogger(JmsIntakeRoute.class);
 
+    /** The message an input exchange came from, for its dead-letter copy. */
+    private static final String MESSAGE = "claimguardBatchMessage";
+    /** Every input exchange of a batch, once the split is done. */
+    private static final String INPUTS = "claimguardBatchInputs";
+
+    private final ActiveMQConnectionFactory connectionFactory;
+    private final ClaimGuardProperties.Jms jms;
     private final PipelineObserver observer;
 
-    public JmsIntakeRoute(PipelineObserver observer) {
+    public JmsIntakeRoute(ConnectionFactory connectionFactory, ClaimGuardProperties properties, PipelineObserver observer) {
+        this.connectionFactory = artemis(connectionFactory);
+        this.jms = properties.jms();
         this.observer = observer;
     }
 
     @Override
     public void configure() {
-        from(jms("queue:{{claimguard.jms.input-queue}}")
-                        // A local JMS transaction and no transaction manager: the listener exposes its own transacted
-                        // session to the sends below (result, dead-letter copy), so that they and the acknowledgement
-                        // are one commit. With the manager Camel would otherwise create, the acknowledgement is
-                        // committed first and the sends after it, in another session: a crash between the two lost
-                        // the result of an audited input (found by the fault harness).
-                        .transacted(true)
-                        .cacheLevelName("CACHE_CONSUMER")
-                        .concurrentConsumers("{{claimguard.jms.concurrent-consumers}}")
-                        .disableReplyTo(true)
-                        .advanced().lazyCreateTransactionManager(false))
+        // a failure goes back to the batch consumer, which rolls the batch back
+        errorHandler(noErrorHandler());
+
+        BatchSettings settings = new BatchSettings(jms.inputQueue(), jms.concurrentConsumers(), jms.batchSize(),
+                jms.batchTimeout(), (int) jms.consumerWindowSize().toBytes(), jms.reconnectDelay());
+        ExecutorService inputs = getContext().getExecutorServiceManager()
+                .newFixedThreadPool(this, "jms-intake-input", settings.consumers() * settings.batchSize());
+
+        from(new ArtemisBatchEndpoint(getContext(), connectionFactory.getServerLocator(), connectionFactory.getUser(),
+                        connectionFactory.getPassword(), settings))
                 .routeId("jms-intake")
-                // the body is taken as it is (text or bytes); caching it first would unpack every message type, an
-                // ObjectMessage included, before capture can tell that ClaimGuard does not take it
-                .streamCache("false")
-                .process(JmsIntakeRoute::capture)
-                .to(Pipeline.VERIFY)
-                .filter(InputExchange.SET_ASIDE)
-                    .process(JmsIntakeRoute::restoreOriginalMessage)
-                    .to(jms("queue:{{claimguard.jms.dead-letter-queue}}").disableReplyTo(true))
+                .process(exchange -> observer.batchTaken(exchange.getIn().getBody(List.class).size()))
+                .split(body(), new EveryInput()).parallelProcessing().executorService(inputs)
+                    .process(JmsIntakeRoute::capture)
+                    .to(Pipeline.VERIFY)
                 .end()
-                .process(observer::completed);
+                .process(this::sendInBatchTransaction)
+                .process(exchange -> inputs(exchange).forEach(observer::completed));
     }
 
     private static void capture(Exchange exchange) {
-        jakarta.jms.Message original = exchange.getIn() instanceof JmsMessage jms ? jms.getJmsMessage() : null;
-        ReceivedInput input;
-        if (original == null || original instanceof TextMessage || original instanceof BytesMessage) {
-            Object body = exchange.getIn().getBody();
-            byte[] payload = body instanceof String text
-                    ? text.getBytes(StandardCharsets.UTF_8)
-                    : exchange.getIn().getBody(byte[].class);
-            input = received(exchange, payload);
-            exchange.setProperty(ORIGINAL_BODY, body);
-        } else {
-            // Its body is never unpacked (an ObjectMessage is not deserialised): the message is rejected at its first
-            // delivery, with the body's bytes as the broker holds them.
-            byte[] payload = bodyAsTheBrokerHoldsIt(original);
-            input = received(exchange, payload);
-            exchange.setProperty(ORIGINAL_BODY, payload);
-            DeadLetter rejection = new DeadLetter(RejectionReason.MESSAGE_TYPE_UNSUPPORTED, typeName(original)
-                    + " carries no envelope: ClaimGuard takes a TextMessage or a BytesMessage");
-            LOG.warn("rejected jms input {} ({} bytes): {}", input.sourceRef(), payload.length, rejection.describe());
-            InputExchange.reject(exchange, rejection);
-        }
+        BatchMessage message = exchange.getIn().getBody(BatchMessage.class);
+        exchange.setProperty(MESSAGE, message);
+        ReceivedInput input = new ReceivedInput(ReceivedInput.Source.JMS, message.sourceRef(), message.receivedAt(),
+                message.payload());
         InputExchange.receive(exchange, input);
-        if (original != null) {
-            exchange.setProperty(ORIGINAL_MESSAGE, original);
+        InputExchange.resultSentByIntake(exchange);
+        if (message.rejection() != null) {
+            LOG.warn("rejected jms input {} ({} bytes): {}", input.sourceRef(), message.rawBody().length,
+                    message.rejection().describe());
+            InputExchange.reject(exchange, message.rejection());
         }
-        // From here on the input lives in the exchange properties. An empty message keeps the rest of the way cheap:
-        // the error handler copies the message for every input (to restore it before a retry), and a JMS message
-        // is copied by reading every JMS header and property; nor can the input's properties leak onto the result.
+        // from here on the input lives in the exchange properties, and nothing of the message can leak onto the result
         exchange.setIn(new DefaultMessage(exchange));
     }
 
-    /** The JMS message id, or for a message sent without one (allowed to producers) the exchange's own id. */
-    private static ReceivedInput received(Exchange exchange, byte[] payload) {
-        String messageId = exchange.getIn().getHeader("JMSMessageID", String.class);
-        String sourceRef = messageId != null && !messageId.isEmpty() ? messageId : "no-message-id:" + exchange.getExchangeId();
-        return new ReceivedInput(ReceivedInput.Source.JMS, sourceRef, OffsetDateTime.now(),
-                payload == null ? new byte[0] : payload);
-    }
-
-    /** The raw body of an Artemis message, as far as the client gives it without decoding; empty otherwise. */
-    private static byte[] bodyAsTheBrokerHoldsIt(jakarta.jms.Message message) {
-        if (message instanceof ActiveMQMessage artemis) {
-            ActiveMQBuffer body = artemis.getCoreMessage().getReadOnlyBodyBuffer();
-            byte[] bytes = new byte[body.readableBytes()];
-            body.readBytes(bytes);
-            return bytes;
-        }
-        return new byte[0];
-    }
-
-    private static String typeName(jakarta.jms.Message message) {
-        if (message instanceof ObjectMessage) {
-            return "an ObjectMessage";
-        }
-        if (message instanceof MapMessage) {
-            return "a MapMessage";
-        }
-        return message instanceof StreamMessage ? "a StreamMessage" : "a Message without a body";
-    }
-
     /**
-     * The dead-letter queue gets the message as it came, text or bytes, with its own JMS properties and the reason
-     * as one more.
+     * The results to the output queue, the rejected and failed inputs as they came to the dead-letter queue (with
+     * the reason as one more property), in the batch's transaction.
      */
-    private static void restoreOriginalMessage(Exchange exchange) throws JMSException {
-        Message message = exchange.getIn();
-        message.removeHeaders("*");
-        if (exchange.getProperty(ORIGINAL_MESSAGE) instanceof jakarta.jms.Message original) {
-            for (Enumeration<?> names = original.getPropertyNames(); names.hasMoreElements(); ) {
-                String name = (String) names.nextElement();
-                message.setHeader(name, original.getObjectProperty(name));
+    private void sendInBatchTransaction(Exchange batch) throws ActiveMQException {
+        BatchSession session = batch.getProperty(ArtemisBatchConsumer.SESSION, BatchSession.class);
+        for (Exchange input : inputs(batch)) {
+            if (InputExchange.FORWARDED.matches(input)) {
+                session.sendText(jms.outputQueue(), input.getIn().getBody(String.class), ResultProperties.of(input));
+            } else if (InputExchange.SET_ASIDE.matches(input)) {
+                session.sendCopy(jms.deadLetterQueue(), input.getProperty(MESSAGE, BatchMessage.class),
+                        REASON_PROPERTY, InputExchange.deadLetter(input).describe());
+            } else {
+                throw new IllegalStateException("jms input " + InputExchange.input(input).sourceRef()
+                        + " left the pipeline neither forwarded nor set aside");
             }
         }
-        message.setBody(exchange.getProperty(ORIGINAL_BODY));
-        message.setHeader(REASON_PROPERTY, InputExchange.deadLetter(exchange).describe());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Exchange> inputs(Exchange batch) {
+        return batch.getProperty(INPUTS, List.class);
+    }
+
+    /** Keeps every input's exchange for the sends; the batch fails if any of its inputs failed. */
+    private static final class EveryInput implements AggregationStrategy {
+        @Override
+        public Exchange aggregate(Exchange batch, Exchange input) {
+            Exchange result = batch != null ? batch : input;
+            if (result.getProperty(INPUTS) == null) {
+                result.setProperty(INPUTS, new ArrayList<Exchange>());
+            }
+            inputs(result).add(input);
+            if (input.getException() != null && result.getException() == null) {
+                result.setException(input.getException());
+            }
+            return result;
+        }
+    }
+
+    private static ActiveMQConnectionFactory artemis(ConnectionFactory factory) {
+        Object target = factory instanceof CachingConnectionFactory caching ? caching.getTargetConnectionFactory() : factory;
+        if (target instanceof ActiveMQConnectionFactory artemis) {
+            return artemis;
+        }
+        throw new IllegalStateException("the JMS intake needs an Artemis connection factory, got " + target);
     }
 }

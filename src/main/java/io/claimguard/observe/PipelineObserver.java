@@ -10,6 +10,7 @@ import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Outcome;
 import io.claimguard.pipeline.ReceivedInput;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -70,6 +71,15 @@ public class PipelineObserver {
             counter("claimguard.rejections", "Inputs rejected as not an acceptable envelope",
                     "source", source, "reason", deadLetter.reason().code()).increment();
         }
+    }
+
+    /** When the JMS intake took a batch of this many messages in one transaction. */
+    public void batchTaken(int size) {
+        DistributionSummary.builder("claimguard.jms.batch.size")
+                .description("Messages the JMS intake took in one transaction")
+                .baseUnit("messages")
+                .register(registry)
+                .record(size);
     }
 
     /** When an input is done with: audited and forwarded, or set aside. */

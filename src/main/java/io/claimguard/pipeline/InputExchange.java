@@ -15,6 +15,7 @@ public final class InputExchange {
     private static final String DEAD_LETTER = "claimguardDeadLetter";
     private static final String OUTCOME = "claimguardOutcome";
     private static final String AUDIT_ID = "claimguardAuditId";
+    private static final String INTAKE_SENDS_RESULT = "claimguardIntakeSendsResult";
 
     /** Rejected as not an acceptable envelope: to be recorded in dead_letter, never audited. */
     public static final Predicate REJECTED = exchange -> outcome(exchange) == Outcome.REJECTED;
@@ -27,6 +28,11 @@ public final class InputExchange {
      * failure (forwarding) must leave the input unacknowledged instead, so that it comes again as a duplicate.
      */
     public static final Predicate BEFORE_AUDIT_COMMIT = exchange -> exchange.getProperty(AUDIT_ID) == null;
+    /**
+     * The intake sends the effective result itself, in the transaction that acknowledges the input (a JMS batch):
+     * the pipeline leaves the result in the body instead of forwarding it.
+     */
+    public static final Predicate RESULT_SENT_BY_INTAKE = exchange -> exchange.getProperty(INTAKE_SENDS_RESULT) != null;
 
     private InputExchange() {
     }
@@ -34,6 +40,11 @@ public final class InputExchange {
     /** Set by every intake before {@link Pipeline#VERIFY}. */
     public static void receive(Exchange exchange, ReceivedInput input) {
         exchange.setProperty(INPUT, input);
+    }
+
+    /** Said by an intake that sends results in its own transaction, before {@link Pipeline#VERIFY}. */
+    public static void resultSentByIntake(Exchange exchange) {
+        exchange.setProperty(INTAKE_SENDS_RESULT, Boolean.TRUE);
     }
 
     public static ReceivedInput input(Exchange exchange) {

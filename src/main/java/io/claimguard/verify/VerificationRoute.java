@@ -22,7 +22,8 @@ import org.springframework.stereotype.Component;
 /**
  * The one processing path every intake feeds. {@code verify-steps} reads, projects and guards the input, then either
  * records a rejected input in dead_letter, or commits the audit rows of an accepted one and forwards its effective
- * result; its failing steps are retried by {@link RetryPolicy}. {@code verify} decides what a failure that outlasted
+ * result (unless the intake sends it in its own transaction, as a JMS batch does); its failing steps are retried by
+ * {@link RetryPolicy}. {@code verify} decides what a failure that outlasted
  * those retries means for the input:
  * <ul>
  *   <li>before the audit commit, and not because the database is away: the input is recorded in dead_letter as
@@ -74,7 +75,9 @@ public class VerificationRoute extends RouteBuilder {
                     .otherwise()
                         .to(Pipeline.AUDIT)
                         .process(observer::audited)
-                        .to(Pipeline.FORWARD)
+                        .filter(PredicateBuilder.not(InputExchange.RESULT_SENT_BY_INTAKE))
+                            .to(Pipeline.FORWARD)
+                        .end()
                 .end();
     }
 

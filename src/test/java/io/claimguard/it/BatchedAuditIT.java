@@ -2,17 +2,23 @@ package io.claimguard.it;
 
 import static io.claimguard.testkit.Envelopes.gatekeeperFailedV2;
 import static io.claimguard.testkit.Envelopes.passingV1;
+import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.claimguard.audit.AuditWriter;
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.jms.JMSException;
 import jakarta.jms.Message;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -49,12 +55,14 @@ class BatchedAuditIT extends ServiceTestSupport {
         try (Connection lock = lockAuditTable()) {
             occupyTheWriters(good);
             // the poison first, so that the writer that takes it also takes the inputs behind it
-            sendText(poison, poisonCase);
+            Map<String, String> inputs = new LinkedHashMap<>();
+            inputs.put(poisonCase, poison);
             for (int i = 0; i < 6; i++) {
                 String requestId = uniqueId("batch-good");
                 good.add(requestId);
-                sendText(passingV1(requestId), requestId);
+                inputs.put(requestId, passingV1(requestId));
             }
+            sendTogether(inputs);
             await().atMost(PATIENCE).until(() -> auditWriter.queued() == 7);
             lock.commit();
         }
@@ -81,9 +89,7 @@ class BatchedAuditIT extends ServiceTestSupport {
 
         try (Connection lock = lockAuditTable()) {
             occupyTheWriters(others);
-            for (int copy = 0; copy < 3; copy++) {
-                sendText(envelope, requestId);
-            }
+            sendTogether(Map.of(requestId + "-0", envelope, requestId + "-1", envelope, requestId + "-2", envelope));
             await().atMost(PATIENCE).until(() -> auditWriter.queued() == 3);
             lock.commit();
         }
@@ -111,11 +117,13 @@ class BatchedAuditIT extends ServiceTestSupport {
 
         try (Connection lock = lockAuditTable()) {
             occupyTheWriters(blockers);
+            Map<String, String> inputs = new LinkedHashMap<>();
             for (int i = 0; i < 5; i++) {
                 String requestId = uniqueId("batch-shared");
                 queued.add(requestId);
-                sendText(gatekeeperFailedV2(requestId), requestId);
+                inputs.put(requestId, gatekeeperFailedV2(requestId));
             }
+            sendTogether(inputs);
             await().atMost(PATIENCE).until(() -> auditWriter.queued() == 5);
             lock.commit();
         }
@@ -144,17 +152,39 @@ class BatchedAuditIT extends ServiceTestSupport {
         return connection;
     }
 
-    /** Sends one input per audit writer and waits until every writer is stuck on the lock with it. */
+    /**
+     * Drops one file per audit writer and waits until every writer is stuck on the lock with it: one at a time, so
+     * that each is written by a writer of its own. Files, so that no JMS session is held up by a blocker (a session
+     * whose batch waits keeps the message it has already taken ahead).
+     */
     private void occupyTheWriters(List<String> requestIds) {
-        for (int i = 0; i < WRITERS; i++) {
+        for (int i = 1; i <= WRITERS; i++) {
             String requestId = uniqueId("batch-blocker");
             requestIds.add(requestId);
-            sendText(passingV1(requestId), requestId);
+            dropFile(requestId + ".json", utf8(passingV1(requestId)));
+            long stuck = i;
+            await().atMost(PATIENCE).until(() -> SQL.queryForObject("""
+                    SELECT count(*) FROM pg_stat_activity
+                    WHERE datname = current_database() AND wait_event_type = 'Lock'
+                      AND query LIKE '%INSERT INTO claimguard.verification_audit%'""", Long.class) == stuck);
         }
-        await().atMost(PATIENCE).until(() -> SQL.queryForObject("""
-                SELECT count(*) FROM pg_stat_activity
-                WHERE datname = current_database() AND wait_event_type = 'Lock'
-                  AND query LIKE '%INSERT INTO claimguard.verification_audit%'""", Long.class) == WRITERS);
+    }
+
+    /**
+     * Sends the texts (by test case) in one JMS transaction, so that they reach the intake together: messages sent
+     * one by one can each be taken ahead by a session whose batch then waits on the locked table with it.
+     */
+    private void sendTogether(Map<String, String> textByTestCase) throws JMSException {
+        try (jakarta.jms.Connection connection = connectionFactory.createConnection();
+                Session session = connection.createSession(true, Session.SESSION_TRANSACTED)) {
+            MessageProducer producer = session.createProducer(session.createQueue(INPUT_QUEUE));
+            for (Map.Entry<String, String> input : textByTestCase.entrySet()) {
+                TextMessage message = session.createTextMessage(input.getValue());
+                message.setStringProperty("testCase", input.getKey());
+                producer.send(message);
+            }
+            session.commit();
+        }
     }
 
     private double splits() {

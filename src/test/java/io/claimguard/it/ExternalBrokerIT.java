@@ -1,6 +1,7 @@
 package io.claimguard.it;
 
 import static io.claimguard.testkit.Envelopes.gatekeeperFailedV2;
+import static io.claimguard.testkit.Envelopes.passingV1;
 import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -15,6 +16,8 @@ import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
 import jakarta.jms.StreamMessage;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +27,7 @@ import java.util.function.Function;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -68,6 +72,8 @@ class ExternalBrokerIT extends ServiceTestSupport {
         registry.add("claimguard.file.inbox", () -> OWN_WORK.resolve("inbox").toString());
         registry.add("claimguard.file.outbox", () -> OWN_WORK.resolve("outbox").toString());
         registry.add("claimguard.broker.acceptor-url", () -> "tcp://127.0.0.1:" + EMBEDDED_ACCEPTOR_PORT);
+        // sessions buffer messages ahead, as by default
+        registry.add("claimguard.jms.consumer-window-size", () -> "1MB");
     }
 
     @Test
@@ -155,6 +161,84 @@ class ExternalBrokerIT extends ServiceTestSupport {
         await().atMost(PATIENCE).until(() -> SQL.queryForObject(
                 "SELECT count(*) FROM claimguard.dead_letter WHERE reason_code = 'message_type.unsupported'"
                         + " AND source_ref LIKE 'ID:%'", Long.class) >= testCases.size());
+    }
+
+    /**
+     * A producer that nobody in this project wrote: Qpid Proton's Python binding (Debian's
+     * {@code python3-qpid-proton}), speaking AMQP 1.0 to the broker's acceptor. The broker converts each message for
+     * ClaimGuard's core consumer: a string or a data section is an input, a list or a map body is rejected at its
+     * first delivery. A map nested in a map is the one body Artemis 2.40 cannot convert at all ("LinkedHashMap is
+     * not a valid property type"): the broker drops every core consumer it offers it to, and after its maximum
+     * delivery attempts moves it to the dead-letter address itself, without ClaimGuard's reason or a dead_letter row;
+     * no core or JMS client can ever receive it, so it is sent last and taken off the dead-letter queue over AMQP.
+     */
+    @Test
+    @DisplayName("Scenario: AMQP messages from a Python producer are audited or dead-lettered at their first delivery")
+    void amqpMessagesFromAPythonProducer(@TempDir Path folder) throws Exception {
+        String testCase = uniqueId("amqp");
+        String text = testCase + "-text";
+        String data = testCase + "-data";
+        String withoutId = testCase + "-no-id";
+        long sent = System.nanoTime();
+        amqp(folder, "send.py", INPUT_QUEUE, List.of(
+                Map.of("test_case", text, "section", "string", "body", passingV1(text), "message_id", "amqp-" + text),
+                Map.of("test_case", testCase + "-list", "section", "list",
+                        "body", List.of("{\"request_id\": \"in-a-list\"}", 1)),
+                Map.of("test_case", data, "section", "data", "body", gatekeeperFailedV2(data), "message_id", "amqp-" + data),
+                Map.of("test_case", testCase + "-map", "section", "map", "body", Map.of("request_id", "in-a-map")),
+                Map.of("test_case", withoutId, "section", "string", "body", passingV1(withoutId))));
+
+        for (String requestId : List.of(text, data, withoutId)) {
+            assertThat(receiveResult(requestId)).as("result of " + requestId).isNotNull();
+            assertThat(auditRows(requestId)).as(requestId).singleElement()
+                    .satisfies(row -> assertThat(row.get("source_ref")).asString().isNotBlank());
+        }
+        assertThat(auditRows(withoutId).get(0).get("source_ref")).asString().startsWith("no-message-id:");
+        for (String kind : List.of("list", "map")) {
+            DeadLetterMessage dead = receiveDeadLetter(testCase + "-" + kind);
+            assertThat(dead).as(kind).isNotNull();
+            assertThat(dead.reason()).as(kind).startsWith("message_type.unsupported: a");
+        }
+        // at their first delivery: the broker's own way there, ten rolled-back deliveries with back-off, takes minutes
+        assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(Duration.ofSeconds(20));
+
+        String nested = testCase + "-nested-map";
+        String behind = testCase + "-behind";
+        sent = System.nanoTime();
+        amqp(folder, "send.py", INPUT_QUEUE, List.of(
+                Map.of("test_case", nested, "section", "map", "body", Map.of("request_id", Map.of("nested", "map"))),
+                Map.of("test_case", behind, "section", "string", "body", passingV1(behind), "message_id", "amqp-" + behind)));
+
+        assertThat(receiveResult(behind)).as("the input behind the nested map").isNotNull();
+        assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(Duration.ofSeconds(20));
+        String moved = amqpReceive(DEAD_LETTER_QUEUE, nested);
+        assertThat(moved).as("moved by the broker, without ClaimGuard's reason").contains("\"testCase\": \"" + nested + "\"")
+                .doesNotContain("ClaimGuardDeadLetterReason");
+    }
+
+    /** Runs one of the Python AMQP scripts with the messages as a JSON file; returns what it printed. */
+    private static String amqp(Path folder, String script, String queue, List<Map<String, Object>> messages)
+            throws Exception {
+        Path file = Files.createTempFile(folder, "messages-", ".json");
+        JSON.writeValue(file.toFile(), messages);
+        return python(script, amqpUrl(), queue, file.toString());
+    }
+
+    private static String amqpReceive(String queue, String testCase) throws Exception {
+        return python("receive.py", amqpUrl(), queue, testCase, Long.toString(PATIENCE.toSeconds()));
+    }
+
+    private static String amqpUrl() {
+        return "amqp://" + ExternalArtemis.USER + ":" + ExternalArtemis.PASSWORD + "@127.0.0.1:" + BROKER.port();
+    }
+
+    private static String python(String script, String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of("/usr/bin/python3", "src/test/resources/amqp/" + script));
+        command.addAll(List.of(arguments));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as(script + ": " + output).isZero();
+        return output;
     }
 
     @Test

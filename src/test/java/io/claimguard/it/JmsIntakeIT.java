@@ -6,21 +6,25 @@ import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.claimguard.tools.SendEnvelope;
-import jakarta.jms.Message;
 import jakarta.jms.TextMessage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import org.apache.camel.CamelContext;
-import org.apache.camel.component.jms.JmsConsumer;
+import org.apache.activemq.artemis.api.core.Message;
+import org.apache.activemq.artemis.api.core.client.ActiveMQClient;
+import org.apache.activemq.artemis.api.core.client.ClientMessage;
+import org.apache.activemq.artemis.api.core.client.ClientProducer;
+import org.apache.activemq.artemis.api.core.client.ClientSession;
+import org.apache.activemq.artemis.api.core.client.ClientSessionFactory;
+import org.apache.activemq.artemis.api.core.client.ServerLocator;
+import org.apache.activemq.artemis.utils.UUIDGenerator;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jms.core.JmsTemplate;
-import org.springframework.jms.listener.AbstractMessageListenerContainer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -28,16 +32,13 @@ class JmsIntakeIT extends ServiceTestSupport {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    @Autowired
-    CamelContext camel;
-
     @Test
     @DisplayName("Scenario: A TextMessage is audited and its effective result sent as a TextMessage")
     void textMessageIsAuditedAndForwarded() throws Exception {
         String requestId = uniqueId("jms-text");
         sendText(gatekeeperFailedV2(requestId), requestId);
 
-        Message result = receiveResult(requestId);
+        jakarta.jms.Message result = receiveResult(requestId);
         assertThat(result).isInstanceOf(TextMessage.class);
         Map<String, Object> row = awaitAuditRow(requestId);
         assertThat(row).containsEntry("source", "jms").containsEntry("effective_verdict", "REJECT");
@@ -67,7 +68,7 @@ class JmsIntakeIT extends ServiceTestSupport {
         String requestId = uniqueId("jms-bytes");
         sendBytes(utf8(passingV1(requestId)), requestId);
 
-        Message result = receiveResult(requestId);
+        jakarta.jms.Message result = receiveResult(requestId);
         assertThat(result).isNotNull();
         Map<String, Object> row = awaitAuditRow(requestId);
         assertThat(row).containsEntry("model_verdict", "PASS").containsEntry("effective_verdict", "PASS")
@@ -94,7 +95,7 @@ class JmsIntakeIT extends ServiceTestSupport {
         String requestId = uniqueId("jms-props");
         sendText(passingV1(requestId), requestId);
 
-        Message result = receiveResult(requestId);
+        jakarta.jms.Message result = receiveResult(requestId);
         assertThat(result).isNotNull();
         @SuppressWarnings("unchecked")
         List<String> names = Collections.list((java.util.Enumeration<String>) result.getPropertyNames());
@@ -104,23 +105,68 @@ class JmsIntakeIT extends ServiceTestSupport {
     }
 
     /**
-     * Regression test for a lost result, found by the fault harness (kill -9 while a JMS backlog drained): an
-     * input audited, acknowledged and never forwarded. For {@code transacted=true} Camel creates a
-     * JmsTransactionManager unless told not to; with it and a cached consumer, Spring's listener container
-     * receives on its own transacted session and commits that (the acknowledgement) first, while the result and
-     * dead-letter copies go through the manager's separate session, committed after. Without the manager the
-     * container exposes its own session to those sends, so that the acknowledgement and the sends are one commit.
-     * The crash window between two commits cannot be hit from inside the JVM; the harness hits it.
+     * Messages committed together by their producer reach the intake together: one batch, one transaction. A bad one
+     * among them (an undecodable TextMessage, which the JMS client cannot even receive, a MapMessage, bytes that are
+     * not JSON) is dead-lettered alone at its first delivery, and the others are audited with it.
      */
     @Test
-    @DisplayName("The result and dead-letter sends join the transaction that acknowledges the input")
-    void sendsJoinTheListenersOwnTransaction() throws Exception {
-        JmsConsumer consumer = (JmsConsumer) camel.getRoute("jms-intake").getConsumer();
-        AbstractMessageListenerContainer container = consumer.getListenerContainer();
+    @DisplayName("Scenario: A rejected or undecodable input in a batch is dead-lettered alone and the others are audited")
+    void badInputInABatchIsDeadLetteredAlone() throws Exception {
+        String testCase = uniqueId("jms-batch");
+        List<String> requestIds = new ArrayList<>();
+        byte[] undecodable = {1, 0, 0, 0, 9, 'h', 'a', 'l', 'f'};
+        byte[] notJson = utf8("{not json " + testCase + "}");
+        double batchesBefore = batchesTaken();
+        try (ServerLocator locator = ActiveMQClient.createServerLocator("tcp://127.0.0.1:" + BROKER_PORT);
+                ClientSessionFactory factory = locator.createSessionFactory();
+                ClientSession session = factory.createSession(false, false);
+                ClientProducer producer = session.createProducer(INPUT_QUEUE)) {
+            for (int i = 0; i < 12; i++) {
+                String requestId = testCase + "-" + i;
+                requestIds.add(requestId);
+                producer.send(coreMessage(session, Message.BYTES_TYPE, utf8(passingV1(requestId)), testCase));
+            }
+            producer.send(coreMessage(session, Message.TEXT_TYPE, undecodable, testCase + "-undecodable"));
+            producer.send(coreMessage(session, Message.MAP_TYPE, new byte[] {0, 0, 0, 0}, testCase + "-map"));
+            producer.send(coreMessage(session, Message.BYTES_TYPE, notJson, testCase + "-not-json"));
+            session.commit();
+        }
 
-        assertThat(consumer.getEndpoint().getTransactionManager())
-                .as("a JMS transaction manager makes the acknowledgement and the sends two transactions").isNull();
-        assertThat(container.isSessionTransacted()).isTrue();
-        assertThat(container.isExposeListenerSession()).isTrue();
+        for (String requestId : requestIds) {
+            assertThat(awaitAuditRow(requestId)).containsEntry("effective_verdict", "PASS");
+            assertThat(receiveResult(requestId)).isNotNull();
+        }
+        DeadLetterMessage copy = receiveDeadLetter(testCase + "-undecodable");
+        assertThat(copy.reason()).startsWith("message_body.undecodable: a TextMessage whose body is not a text");
+        assertThat(copy.body()).as("the bytes as they came, in a BytesMessage").isEqualTo(undecodable);
+        assertThat(receiveDeadLetter(testCase + "-map").reason()).startsWith("message_type.unsupported: a MapMessage");
+        DeadLetterMessage notJsonCopy = receiveDeadLetter(testCase + "-not-json");
+        assertThat(notJsonCopy.reason()).startsWith("not_json:");
+        assertThat(notJsonCopy.body()).isEqualTo(notJson);
+        assertThat(SQL.queryForList("SELECT reason_code, payload FROM claimguard.dead_letter WHERE payload = ?",
+                undecodable)).singleElement().satisfies(row -> assertThat(row.get("reason_code"))
+                        .isEqualTo("message_body.undecodable"));
+        assertThat(batchesTaken() - batchesBefore)
+                .as("15 messages committed together are taken in fewer transactions").isLessThan(15);
+    }
+
+    /** How many batches the JMS intake has taken so far. */
+    private double batchesTaken() {
+        JsonNode metric = JSON.readTree(management("/actuator/metrics/claimguard.jms.batch.size").body());
+        for (JsonNode measurement : metric.path("measurements")) {
+            if ("COUNT".equals(measurement.get("statistic").stringValue())) {
+                return measurement.get("value").asDouble();
+            }
+        }
+        return 0;
+    }
+
+    /** A message as a core producer makes it, body bytes as given, tagged for the dead-letter queue's selectors. */
+    private static ClientMessage coreMessage(ClientSession session, byte type, byte[] body, String testCase) {
+        ClientMessage message = session.createMessage(type, true);
+        message.setUserID(UUIDGenerator.getInstance().generateUUID());
+        message.getBodyBuffer().writeBytes(body);
+        message.putStringProperty("testCase", testCase);
+        return message;
     }
 }

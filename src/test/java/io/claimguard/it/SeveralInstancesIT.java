@@ -157,7 +157,7 @@ class SeveralInstancesIT {
         properties.put("claimguard.file.leader-check-interval", "1s");
         properties.put("claimguard.file.settle-time", "200ms");
         properties.put("claimguard.file.poll-delay", "200ms");
-        properties.put("claimguard.jms.concurrent-consumers", "8");
+        properties.put("claimguard.jms.concurrent-consumers", "2");
         properties.put("claimguard.management.port", Integer.toString(FreePort.onLoopback()));
         properties.put("claimguard.seal.period", "250ms");
         Path logs = Files.createDirectories(work.resolve("logs-" + id));

@@ -81,6 +81,11 @@ public final class ExternalArtemis implements AutoCloseable {
         return "tcp://127.0.0.1:" + port;
     }
 
+    /** The port of the broker's one acceptor (CORE and AMQP). */
+    public int port() {
+        return port;
+    }
+
     /** The broker's process id (its JVM: {@code artemis run} execs {@code java}). */
     public synchronized long pid() {
         return process.pid();

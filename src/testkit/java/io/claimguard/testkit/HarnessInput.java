@@ -30,8 +30,11 @@ public record HarnessInput(
 
     public enum Channel { JMS, FILE }
 
-    /** The JMS message type an input is sent as: text and bytes carry envelopes, the others are protocol-level poison. */
-    public enum Body { TEXT, BYTES, MAP, STREAM, OBJECT }
+    /**
+     * The JMS message type an input is sent as: text and bytes carry envelopes, the others are protocol-level poison;
+     * {@code UNDECODABLE_TEXT} is raw bytes in a message marked as text, which no JMS client can receive.
+     */
+    public enum Body { TEXT, BYTES, MAP, STREAM, OBJECT, UNDECODABLE_TEXT }
 
     public enum Kind {
         /** An acceptable envelope: audited exactly once and forwarded. */
@@ -57,6 +60,15 @@ public record HarnessInput(
     public static HarnessInput unsupported(String tag, Body body, byte[] content) {
         return new HarnessInput(tag, Channel.JMS, Kind.UNSUPPORTED, null, "message_type.unsupported", content,
                 sha256(content), 0, body);
+    }
+
+    /**
+     * Raw bytes in a message marked as text: rejected as {@code message_body.undecodable} at its first delivery, its
+     * dead_letter row and dead-letter copy holding exactly these bytes.
+     */
+    public static HarnessInput undecodable(String tag, byte[] content) {
+        return new HarnessInput(tag, Channel.JMS, Kind.REJECTED, null, "message_body.undecodable", content,
+                sha256(content), 0, Body.UNDECODABLE_TEXT);
     }
 
     public String fileName() {

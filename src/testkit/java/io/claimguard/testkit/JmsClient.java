@@ -20,7 +20,9 @@ import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.activemq.artemis.api.core.ActiveMQBuffer;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.apache.activemq.artemis.jms.client.ActiveMQMessage;
 
 /**
  * The harness's side of the broker, reached like any producer: the service's embedded broker through its TCP
@@ -80,6 +82,14 @@ public final class JmsClient {
                         yield stream;
                     }
                     case OBJECT -> session.createObjectMessage(new String(input.bytes(), StandardCharsets.UTF_8));
+                    case UNDECODABLE_TEXT -> {
+                        // raw bytes in a message marked as text, as a core producer can send it: no JMS client can
+                        // receive it as a TextMessage
+                        BytesMessage raw = session.createBytesMessage();
+                        raw.writeBytes(input.bytes());
+                        ((ActiveMQMessage) raw).getCoreMessage().setType(org.apache.activemq.artemis.api.core.Message.TEXT_TYPE);
+                        yield raw;
+                    }
                 };
                 message.setStringProperty(HarnessInput.TAG_PROPERTY, input.tag());
                 producer.send(message);
@@ -143,7 +153,13 @@ public final class JmsClient {
             bytes.readBytes(content);
             return content;
         }
-        // a Map, Stream or Object message the broker moved here itself: ClaimGuard's own copies are text or bytes
+        // a Map, Stream or Object message (ClaimGuard's copies keep the type): its body as the broker holds it
+        if (message instanceof ActiveMQMessage artemis) {
+            ActiveMQBuffer body = artemis.getCoreMessage().getReadOnlyBodyBuffer();
+            byte[] content = new byte[body.readableBytes()];
+            body.readBytes(content);
+            return content;
+        }
         return new byte[0];
     }
 }

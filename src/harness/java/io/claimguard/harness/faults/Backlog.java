@@ -1,9 +1,9 @@
 package io.claimguard.harness.faults;
 
 import io.claimguard.testkit.ExampleEnvelopes;
+import io.claimguard.testkit.HarnessInput;
 import io.claimguard.testkit.HarnessInput.Channel;
 import io.claimguard.testkit.HarnessInput.Kind;
-import io.claimguard.testkit.HarnessInput;
 import io.claimguard.testkit.TestDatabase;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -84,8 +84,9 @@ record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
     }
 
     /**
-     * @param protocolPoison whether some JMS inputs are Map, Stream and Object messages (wrapping an envelope) instead
-     *     of text or bytes: protocol-level poison ClaimGuard must dead-letter at the first delivery
+     * @param protocolPoison whether some JMS inputs are Map, Stream and Object messages or undecodable text messages
+     *     (wrapping an envelope) instead of text or bytes: protocol-level poison ClaimGuard must dead-letter at the
+     *     first delivery
      */
     static Backlog generate(int inputs, String runId, Random random, Path examplesDir, boolean protocolPoison) {
         List<ObjectNode> examples = readExamples(examplesDir);
@@ -94,14 +95,17 @@ record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
         Generator generator = new Generator(runId, random, examples);
         List<HarnessInput> jms = generator.channel(Channel.JMS, jmsCount);
         if (protocolPoison) {
-            jms = withProtocolPoison(jms, Math.max(3, (int) Math.round(inputs * PROTOCOL_POISON_SHARE)), random);
+            jms = withProtocolPoison(jms, Math.max(4, (int) Math.round(inputs * PROTOCOL_POISON_SHARE)), random);
         }
         List<HarnessInput> files = generator.channel(Channel.FILE, fileCount);
         files = withIdenticalPairs(jms, files, Math.max(2, (int) Math.round(inputs * IDENTICAL_PAIR_SHARE)), random);
         return new Backlog(List.copyOf(jms), List.copyOf(files));
     }
 
-    /** Turns some valid JMS inputs into Map, Stream and Object messages (in turn) wrapping the same envelope. */
+    /**
+     * Turns some valid JMS inputs into Map, Stream and Object messages and undecodable text messages (in turn)
+     * wrapping the same envelope.
+     */
     private static List<HarnessInput> withProtocolPoison(List<HarnessInput> jms, int count, Random random) {
         List<Integer> validPositions = new ArrayList<>();
         for (int i = 0; i < jms.size(); i++) {
@@ -110,11 +114,15 @@ record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
             }
         }
         Collections.shuffle(validPositions, random);
-        HarnessInput.Body[] types = {HarnessInput.Body.MAP, HarnessInput.Body.STREAM, HarnessInput.Body.OBJECT};
+        HarnessInput.Body[] types = {HarnessInput.Body.MAP, HarnessInput.Body.STREAM, HarnessInput.Body.OBJECT,
+                HarnessInput.Body.UNDECODABLE_TEXT};
         List<HarnessInput> result = new ArrayList<>(jms);
         for (int i = 0; i < count && i < validPositions.size(); i++) {
             HarnessInput valid = result.get(validPositions.get(i));
-            result.set(validPositions.get(i), HarnessInput.unsupported(valid.tag(), types[i % types.length], valid.bytes()));
+            HarnessInput.Body type = types[i % types.length];
+            result.set(validPositions.get(i), type == HarnessInput.Body.UNDECODABLE_TEXT
+                    ? HarnessInput.undecodable(valid.tag(), valid.bytes())
+                    : HarnessInput.unsupported(valid.tag(), type, valid.bytes()));
         }
         return result;
     }

@@ -4,8 +4,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.claimguard.testkit.ExternalArtemis;
 import io.claimguard.testkit.FreePort;
-import io.claimguard.testkit.HarnessInput.Kind;
 import io.claimguard.testkit.HarnessInput;
+import io.claimguard.testkit.HarnessInput.Kind;
 import io.claimguard.testkit.JmsClient;
 import io.claimguard.testkit.ServiceProcess;
 import io.claimguard.testkit.TcpProxy;
@@ -278,8 +278,8 @@ public final class FaultHarness {
                 properties.put("spring.artemis.password", ExternalArtemis.PASSWORD);
                 properties.put("claimguard.file.shared", "true");
                 properties.put("claimguard.file.leader-check-interval", "1s");
-                // several JVMs share two cores: fewer consumers each, a smaller heap
-                properties.put("claimguard.jms.concurrent-consumers", "16");
+                // several JVMs share two cores: fewer batch sessions each, a smaller heap
+                properties.put("claimguard.jms.concurrent-consumers", "2");
             }
             List<String> jvmOptions = broker == null ? ServiceProcess.DEFAULT_JVM_OPTIONS : List.of("-Xmx384m");
             ServiceProcess instance = new ServiceProcess(options.jar(), jvmOptions, properties,
