@@ -705,7 +705,8 @@ public final class FaultHarness {
         Accounting.Outcomes outcomes = accounting.outcomes();
         FaultReport.Inputs inputs = new FaultReport.Inputs(backlog.all().size(), backlog.jms().size(), backlog.files().size(),
                 backlog.count(Kind.VALID), distinctValid, backlog.identicalPairs(), backlog.count(Kind.REJECTED),
-                backlog.count(Kind.POISON), backlog.count(Kind.UNSUPPORTED));
+                backlog.count(Kind.POISON), backlog.count(Kind.UNSUPPORTED),
+                backlog.all().stream().filter(input -> input.body() == HarnessInput.Body.UNDECODABLE_TEXT).count());
         double secondsCut = run.outages.stream().mapToDouble(FaultReport.Outage::seconds).sum();
         FaultReport.Faults faults = new FaultReport.Faults(options.instances(), run.kills.size(), run.kills,
                 run.outages.size(), secondsCut, run.outages, run.brokerRestarts, run.added);

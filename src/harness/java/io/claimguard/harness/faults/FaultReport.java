@@ -34,9 +34,12 @@ record FaultReport(
     /** At most this many problems are listed; the counts in {@code outcomes} cover all of them. */
     static final int LISTED_PROBLEMS = 50;
 
-    /** @param unsupported Map, Stream and Object messages (topology runs), dead-lettered as message_type.unsupported */
+    /**
+     * @param unsupported Map, Stream and Object messages (topology runs), dead-lettered as message_type.unsupported
+     * @param undecodable text messages no JMS client can decode (topology runs), counted among the rejected ones
+     */
     record Inputs(int total, int jms, int files, long valid, long distinctValid, long identicalPairs, long rejected,
-            long poison, long unsupported) {
+            long poison, long unsupported, long undecodable) {
     }
 
     /** @param instances instances at the start: 1 with the embedded broker, more on a standalone broker */
@@ -88,7 +91,8 @@ record FaultReport(
                 "%,d (%,d JMS, %,d files): %,d valid (%,d distinct, %,d identical JMS/file pairs), %,d rejected, %,d poison%s",
                 inputs.total(), inputs.jms(), inputs.files(), inputs.valid(), inputs.distinctValid(),
                 inputs.identicalPairs(), inputs.rejected(), inputs.poison(), inputs.unsupported() == 0 ? ""
-                        : String.format(Locale.ROOT, ", %,d Map/Stream/Object messages", inputs.unsupported()))});
+                        : String.format(Locale.ROOT, ", %,d Map/Stream/Object messages, %,d of the rejected undecodable text",
+                                inputs.unsupported(), inputs.undecodable()))});
         rows.add(new String[] {"faults injected", String.format(Locale.ROOT,
                 "%d x kill -9 (at %s of the backlog), %d outages of PostgreSQL (at %s), %.0f s cut in all",
                 faults.kills(), shares(faults.killLog().stream().map(Kill::atProgress).toList()), faults.outages(),
