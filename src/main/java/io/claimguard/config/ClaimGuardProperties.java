@@ -36,7 +36,8 @@ public record ClaimGuardProperties(
     /**
      * The file drop: inputs arrive in {@code inbox}; file inputs' results are also written to {@code outbox}.
      *
-     * @param settleTime how long a file must have been unchanged before it is read
+     * @param settleTime how long a file that is not a complete JSON object or array must have been unchanged before it
+     *     is read (a complete one is read at once)
      * @param concurrency files processed at the same time (their audit rows share database transactions)
      * @param shared whether several instances share the inbox (a shared volume): then one of them at a time, the
      *     leader, takes its files; the leader holds a file lock in {@code <inbox>/.claimguard-leader}

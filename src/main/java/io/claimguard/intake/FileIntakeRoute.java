@@ -5,6 +5,7 @@ import io.claimguard.observe.PipelineObserver;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
+import java.time.Clock;
 import java.time.OffsetDateTime;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.endpoint.EndpointRouteBuilder;
@@ -15,7 +16,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
- * The file drop: every complete {@code *.json} file in the inbox is one input. Once its audit rows are committed
+ * The file drop: every settled {@code *.json} file in the inbox is one input ({@link SettledFileFilter}). Once its audit rows are committed
  * and its result forwarded, the result is also written to the outbox and the file moves to {@code .done/}; once a
  * rejected or failed file's dead_letter row is committed, it moves to {@code .error/}. On any other failure it stays
  * in the inbox and is tried again at the next poll. Files are processed {@code claimguard.file.concurrency} at a
@@ -34,6 +35,7 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
     private static final String RESULT_NAME = "claimguardResultName";
 
     private final int concurrency;
+    private final SettledFileFilter settled;
     private final PipelineObserver observer;
     private final FileLockClusterService inboxLeader;
 
@@ -41,6 +43,8 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
     public FileIntakeRoute(ClaimGuardProperties properties, PipelineObserver observer,
             ObjectProvider<FileLockClusterService> inboxLeader) {
         this.concurrency = properties.file().concurrency();
+        this.settled = new SettledFileFilter(properties.file().settleTime(), properties.limits().maxBytes(),
+                Clock.systemUTC());
         this.observer = observer;
         this.inboxLeader = inboxLeader.getIfAvailable();
     }
@@ -48,16 +52,12 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
     @Override
     public void configure() throws Exception {
         from(file("{{claimguard.file.inbox}}")
-                        // complete files only: a writer renames name.tmp to name.json, and a file still growing is
-                        // not taken (changed read lock); an empty file is an input (min length 0), rejected like any
+                        // settled files only: complete at once (a writer renames name.tmp to name.json), anything
+                        // else once unchanged for the settle time; an empty file is an input, rejected like any
                         // other bad input
                         .antInclude("*.json")
-                        .readLock("changed")
-                        .readLockMinLength(0)
-                        .readLockMinAge("{{claimguard.file.settle-time}}")
-                        .readLockCheckInterval(250)
-                        .readLockTimeout(30_000)
-                        .readLockLoggingLevel("WARN")
+                        .filter(settled)
+                        .readLock("none")
                         .delay("{{claimguard.file.poll-delay}}")
                         // while files keep coming the next poll runs at once, not after the poll delay
                         .greedy(true)
