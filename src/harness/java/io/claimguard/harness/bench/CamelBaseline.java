@@ -112,7 +112,7 @@ final class CamelBaseline {
 
     private Result drain(BenchEnvelopes workload, int count, BenchDatabase database, Path work, Duration drainTimeout,
             Bench.Log log) throws Exception {
-        EmbeddedActiveMQ broker = new EmbeddedActiveMQ().setConfiguration(brokerConfiguration(work));
+        EmbeddedActiveMQ broker = new EmbeddedActiveMQ().setConfiguration(brokerConfiguration(work.resolve("baseline-artemis")));
         broker.start();
         try (HikariDataSource dataSource = dataSource(database);
                 Connection sql = database.connect()) {
@@ -203,8 +203,9 @@ final class CamelBaseline {
         exchange.getIn().setBody(EffectiveResult.toJson(exchange.getProperty(VERIFICATION, Verification.class), auditId));
     }
 
-    private static Configuration brokerConfiguration(Path work) throws Exception {
-        Path journal = Files.createDirectories(work.resolve("baseline-artemis"));
+    /** A persistent embedded broker with its journal in {@code journal} and an in-VM acceptor at {@code vm://0}. */
+    static Configuration brokerConfiguration(Path journal) throws Exception {
+        Files.createDirectories(journal);
         Configuration configuration = new ConfigurationImpl()
                 .setPersistenceEnabled(true)
                 .setSecurityEnabled(false)

@@ -48,7 +48,7 @@ final class JdbcCeiling {
     private static final String NO_AUDIT_ID = "{\"audit_id\":null";
 
     /** One audit row ready to insert, but for its id. */
-    private record Row(AuditRecord record, String auditPrefix, String auditSuffix) {
+    record Row(AuditRecord record, String auditPrefix, String auditSuffix) {
 
         String audit(long id) {
             return auditPrefix + id + auditSuffix;
@@ -104,9 +104,14 @@ final class JdbcCeiling {
             Verification verification = Verification.of(reader.read(bytes));
             AuditRecord record = AuditRecord.of(new ReceivedInput(ReceivedInput.Source.JMS, "bench-" + i, OffsetDateTime.now(), bytes),
                     verification);
-            rows.add(new Row(record, auditPrefix(record, verification), auditSuffix(record)));
+            rows.add(row(record, verification));
         }
         return rows;
+    }
+
+    /** The row of an input, ready to insert but for its id. */
+    static Row row(AuditRecord record, Verification verification) {
+        return new Row(record, auditPrefix(record, verification), auditSuffix(record));
     }
 
     /**
@@ -133,7 +138,8 @@ final class JdbcCeiling {
         return effective.substring(NO_AUDIT_ID.length()) + "}";
     }
 
-    private static void insert(Connection connection, List<Row> rows) throws SQLException {
+    /** Inserts the rows (not committed) and returns their audit ids, in order. */
+    static long[] insert(Connection connection, List<Row> rows) throws SQLException {
         long[] ids = nextIds(connection, rows.size());
         try (PreparedStatement audit = connection.prepareStatement(INSERT_AUDIT);
                 PreparedStatement claims = connection.prepareStatement(INSERT_CLAIM_CHECK)) {
@@ -172,6 +178,7 @@ final class JdbcCeiling {
             audit.executeBatch();
             claims.executeBatch();
         }
+        return ids;
     }
 
     private static long[] nextIds(Connection connection, int count) throws SQLException {

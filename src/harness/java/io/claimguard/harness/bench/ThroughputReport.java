@@ -41,20 +41,35 @@ record ThroughputReport(
     /**
      * A target of the issue: PASS or MISS, never a failed run.
      *
-     * @param times whether the figures are multiples ({@code 8x}) rather than shares ({@code 50%})
+     * @param kind a share of another path ({@code 50%}), a multiple of it ({@code 8x}), or a bound to stay below
      */
-    record Target(String name, double measured, double required, boolean times, boolean met) {
+    record Target(String name, double measured, double required, Kind kind, boolean met) {
+
+        enum Kind { SHARE, MULTIPLE, BELOW }
 
         static Target share(String name, double measured, double required) {
-            return new Target(name, measured, required, false, measured >= required);
+            return new Target(name, measured, required, Kind.SHARE, measured >= required);
         }
 
         static Target multiple(String name, double measured, double required) {
-            return new Target(name, measured, required, true, measured >= required);
+            return new Target(name, measured, required, Kind.MULTIPLE, measured >= required);
+        }
+
+        /** A figure that must stay below a bound (a latency in milliseconds). */
+        static Target below(String name, double measured, double bound) {
+            return new Target(name, measured, bound, Kind.BELOW, measured < bound);
         }
 
         String format(double value) {
-            return times ? String.format(Locale.ROOT, "%.1fx", value) : String.format(Locale.ROOT, "%.0f%%", value * 100);
+            return switch (kind) {
+                case MULTIPLE -> String.format(Locale.ROOT, "%.1fx", value);
+                case SHARE -> String.format(Locale.ROOT, "%.0f%%", value * 100);
+                case BELOW -> String.format(Locale.ROOT, "%,.0f", value);
+            };
+        }
+
+        String requirement() {
+            return (kind == Kind.BELOW ? "needs below " : "needs at least ") + format(required);
         }
     }
 
@@ -78,8 +93,8 @@ record ThroughputReport(
     String targetLines() {
         StringBuilder text = new StringBuilder();
         for (Target target : targets) {
-            text.append(String.format(Locale.ROOT, "- %s: %s (needs at least %s) **%s**%n", target.name(),
-                    target.format(target.measured()), target.format(target.required()), target.met() ? "PASS" : "MISS"));
+            text.append(String.format(Locale.ROOT, "- %s: %s (%s) **%s**%n", target.name(),
+                    target.format(target.measured()), target.requirement(), target.met() ? "PASS" : "MISS"));
         }
         return text.toString();
     }
