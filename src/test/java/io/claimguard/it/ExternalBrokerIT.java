@@ -16,8 +16,6 @@ import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
 import jakarta.jms.StreamMessage;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -216,29 +214,17 @@ class ExternalBrokerIT extends ServiceTestSupport {
                 .doesNotContain("ClaimGuardDeadLetterReason");
     }
 
-    /** Runs one of the Python AMQP scripts with the messages as a JSON file; returns what it printed. */
     private static String amqp(Path folder, String script, String queue, List<Map<String, Object>> messages)
             throws Exception {
-        Path file = Files.createTempFile(folder, "messages-", ".json");
-        JSON.writeValue(file.toFile(), messages);
-        return python(script, amqpUrl(), queue, file.toString());
+        return sendAmqp(folder, amqpUrl(), queue, messages);
     }
 
     private static String amqpReceive(String queue, String testCase) throws Exception {
-        return python("receive.py", amqpUrl(), queue, testCase, Long.toString(PATIENCE.toSeconds()));
+        return receiveAmqp(amqpUrl(), queue, "testCase = '" + testCase + "'");
     }
 
     private static String amqpUrl() {
         return "amqp://" + ExternalArtemis.USER + ":" + ExternalArtemis.PASSWORD + "@127.0.0.1:" + BROKER.port();
-    }
-
-    private static String python(String script, String... arguments) throws Exception {
-        List<String> command = new ArrayList<>(List.of("/usr/bin/python3", "src/test/resources/amqp/" + script));
-        command.addAll(List.of(arguments));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor()).as(script + ": " + output).isZero();
-        return output;
     }
 
     @Test

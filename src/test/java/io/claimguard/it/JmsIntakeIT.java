@@ -105,6 +105,35 @@ class JmsIntakeIT extends ServiceTestSupport {
     }
 
     /**
+     * A producer and a consumer that nobody in this project wrote (Qpid Proton's Python binding) on the embedded
+     * broker's acceptor, over AMQP 1.0 without a login: a string body and a data section are inputs, a rejected data
+     * section ends on the dead-letter queue with its exact bytes, and the result is read back over AMQP.
+     */
+    @Test
+    @DisplayName("Scenario: A Python producer and consumer use the embedded broker over AMQP 1.0")
+    void pythonProducerAndConsumerOverAmqp(@TempDir Path folder) throws Exception {
+        String text = uniqueId("amqp-embedded-text");
+        String data = uniqueId("amqp-embedded-data");
+        String rejected = uniqueId("amqp-embedded-rejected");
+        String url = "amqp://127.0.0.1:" + BROKER_PORT;
+        sendAmqp(folder, url, INPUT_QUEUE, List.of(
+                Map.of("test_case", text, "section", "string", "body", gatekeeperFailedV2(text), "message_id", "amqp-" + text),
+                Map.of("test_case", data, "section", "data", "body", passingV1(data)),
+                Map.of("test_case", rejected, "section", "data", "body", "{not json " + rejected)));
+
+        JsonNode received = JSON.readTree(receiveAmqp(url, OUTPUT_QUEUE, "ClaimGuardRequestId = '" + text + "'"));
+        assertThat(received.get("body_type").stringValue()).as("a TextMessage arrives as an AMQP string").isEqualTo("str");
+        JsonNode effective = JSON.readTree(received.get("body").stringValue());
+        assertThat(effective.get("verdict").stringValue()).isEqualTo("REJECT");
+        assertThat(effective.get("audit_id").asLong()).isEqualTo(((Number) awaitAuditRow(text).get("id")).longValue());
+        assertThat(received.at("/properties/ClaimGuardVerdict").stringValue()).isEqualTo("REJECT");
+        assertThat(receiveResult(data)).as("the data section's result, read by JMS").isNotNull();
+        DeadLetterMessage dead = receiveDeadLetter(rejected);
+        assertThat(dead.reason()).startsWith("not_json:");
+        assertThat(dead.body()).isEqualTo(utf8("{not json " + rejected));
+    }
+
+    /**
      * Messages committed together by their producer reach the intake together: one batch, one transaction. A bad one
      * among them (an undecodable TextMessage, which the JMS client cannot even receive, a MapMessage, bytes that are
      * not JSON) is dead-lettered alone at its first delivery, and the others are audited with it.

@@ -1,5 +1,6 @@
 package io.claimguard.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.claimguard.seal.AuditSealer;
@@ -27,6 +28,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -41,6 +43,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jms.core.JmsTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Runs the whole service against the real PostgreSQL (a database of this run's own, reached through a
@@ -140,6 +143,29 @@ abstract class ServiceTestSupport {
             message.setStringProperty("testCase", testCase);
             return message;
         });
+    }
+
+    // ---- AMQP 1.0, with a client nobody in this project wrote (Qpid Proton's Python binding)
+
+    /** Sends the messages (as {@code src/test/resources/amqp/send.py} describes them) with a Python AMQP producer. */
+    static String sendAmqp(Path folder, String url, String queue, List<Map<String, Object>> messages) throws Exception {
+        Path file = Files.createTempFile(folder, "messages-", ".json");
+        Files.write(file, JsonMapper.builder().build().writeValueAsBytes(messages));
+        return python("send.py", url, queue, file.toString());
+    }
+
+    /** The first message matching the JMS selector, taken by a Python AMQP consumer, as the JSON it prints. */
+    static String receiveAmqp(String url, String queue, String selector) throws Exception {
+        return python("receive.py", url, queue, selector, Long.toString(PATIENCE.toSeconds()));
+    }
+
+    private static String python(String script, String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of("/usr/bin/python3", "src/test/resources/amqp/" + script));
+        command.addAll(List.of(arguments));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as(script + ": " + output).isZero();
+        return output;
     }
 
     // ---- management port
