@@ -8,6 +8,7 @@ import io.claimguard.pipeline.ReceivedInput;
 import java.time.OffsetDateTime;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The values of one input's {@code verification_audit} row and its {@code claim_check} rows, before the row has
@@ -18,7 +19,10 @@ import tools.jackson.databind.JsonNode;
  *
  * @param inputSha256 SHA-256 of the input's exact bytes: the unique key that makes a redelivery a no-op
  * @param envelopeJson the envelope as received
- * @param effectiveResultJson the effective result with {@code "audit_id": null}; the statement puts the id in
+ * @param effectiveResultJson the effective result with {@code "audit_id": null}, as stored; the statement puts the
+ *     id in
+ * @param forwardedResultJson the effective result with {@code "audit_id": null}, as forwarded (values as received);
+ *     the same text as {@code effectiveResultJson} for all but the rare result jsonb cannot hold as it is
  */
 public record AuditRecord(
         String requestId,
@@ -35,10 +39,14 @@ public record AuditRecord(
         byte[] inputSha256,
         String envelopeJson,
         String effectiveResultJson,
+        String forwardedResultJson,
         List<ProjectedClaim> claims) {
 
     public static AuditRecord of(ReceivedInput input, Verification verification) {
         JsonNode output = verification.envelope().verifierOutput();
+        // serialised once, as forwarded; stored as it is unless jsonb cannot hold it
+        ObjectNode effective = EffectiveResult.toNode(verification, null);
+        String forwarded = EffectiveResult.toJson(effective);
         return new AuditRecord(
                 verification.requestId(),
                 input.source().label(),
@@ -53,7 +61,8 @@ public record AuditRecord(
                 criticalFactCount(output.get("critical_fact_count")),
                 Sha256.of(input.payload()),
                 StorableJson.text(verification.envelope().root(), verification.envelope().json()),
-                StorableJson.text(EffectiveResult.toNode(verification, null)),
+                StorableJson.text(effective, forwarded),
+                forwarded,
                 verification.projection().claims().stream().map(AuditRecord::storable).toList());
     }
 

@@ -64,12 +64,13 @@ public class AuditWriter implements DisposableBean {
     /** Commits the exchange's input's audit rows, then makes its effective result, with its audit id, the body. */
     public void audit(Exchange exchange) throws Exception {
         Verification verification = InputExchange.verification(exchange);
-        AuditBatchStatement.Outcome outcome = groupCommit.submit(AuditRecord.of(InputExchange.input(exchange), verification));
+        AuditRecord record = AuditRecord.of(InputExchange.input(exchange), verification);
+        AuditBatchStatement.Outcome outcome = groupCommit.submit(record);
         if (outcome.auditId() == null) {
             throw new ConcurrentDuplicateException();
         }
         InputExchange.audited(exchange, outcome.auditId(), outcome.created());
-        exchange.getIn().setBody(EffectiveResult.toJson(verification, outcome.auditId()));
+        exchange.getIn().setBody(EffectiveResult.withAuditId(record.forwardedResultJson(), outcome.auditId()));
     }
 
     /** One statement through camel-jdbc ({@link AuditRoute#WRITE_BATCH}) for the whole batch. */

@@ -14,6 +14,8 @@ public final class EffectiveResult {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
+    /** How the result begins before its audit row exists: {@code audit_id} is always its first field. */
+    private static final String NO_AUDIT_ID = "{\"audit_id\":null";
 
     private EffectiveResult() {
     }
@@ -55,7 +57,24 @@ public final class EffectiveResult {
     }
 
     public static String toJson(Verification verification, Long auditId) {
-        return MAPPER.writeValueAsString(toNode(verification, auditId));
+        return toJson(toNode(verification, auditId));
+    }
+
+    /** A result {@link #toNode} built, as it is forwarded. */
+    public static String toJson(ObjectNode result) {
+        return MAPPER.writeValueAsString(result);
+    }
+
+    /**
+     * The result {@link #toJson} wrote without an audit id ({@code "audit_id":null} first), with the id filled in:
+     * the same text {@code toJson(verification, auditId)} writes, without serialising the result a second time.
+     */
+    public static String withAuditId(String withoutAuditId, long auditId) {
+        if (!withoutAuditId.startsWith(NO_AUDIT_ID)) {
+            throw new IllegalArgumentException("not an effective result without an audit id: it must begin with "
+                    + NO_AUDIT_ID);
+        }
+        return "{\"audit_id\":" + auditId + withoutAuditId.substring(NO_AUDIT_ID.length());
     }
 
     private static JsonNode asReceived(JsonNode node) {

@@ -3,8 +3,13 @@ package io.claimguard.domain;
 import static io.claimguard.testkit.Envelopes.claimCheck;
 import static io.claimguard.testkit.Envelopes.json;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.claimguard.testkit.Envelopes;
+import io.claimguard.testkit.ExampleEnvelopes;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.DeserializationFeature;
@@ -52,6 +57,22 @@ class EffectiveResultTest {
         assertThat(result.path("audit_id").isIntegralNumber()).isTrue();
         assertThat(result.path("audit_id").longValue()).isEqualTo(42L);
         assertThat(result.path("request_id").stringValue()).isEqualTo("req-checkout-7");
+    }
+
+    @Test
+    @DisplayName("Scenario: The audit id filled in later gives the same text as writing the result with it")
+    void auditIdFilledInLaterGivesTheSameText() throws Exception {
+        EnvelopeReader reader = new EnvelopeReader(Limits.DEFAULTS);
+        List<ExampleEnvelopes.Example> examples = ExampleEnvelopes.load(Path.of("examples"));
+        assertThat(examples).isNotEmpty();
+        for (ExampleEnvelopes.Example example : examples) {
+            Verification verification = Verification.of(reader.read(example.json().getBytes(StandardCharsets.UTF_8)));
+
+            assertThat(EffectiveResult.withAuditId(EffectiveResult.toJson(verification, null), 42L)).as(example.name())
+                    .isEqualTo(EffectiveResult.toJson(verification, 42L));
+        }
+        assertThatThrownBy(() -> EffectiveResult.withAuditId("{\"request_id\":\"r\"}", 1L))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
