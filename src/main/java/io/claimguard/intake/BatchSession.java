@@ -28,6 +28,8 @@ final class BatchSession implements AutoCloseable {
 
     /** How long a receive waits for a batch's first message before the consumer looks whether it should stop. */
     private static final long FIRST_MESSAGE_WAIT_MILLIS = 250;
+    /** The broker's own properties (routing, original address, duplicate id): a dead-letter copy leaves them behind. */
+    private static final SimpleString BROKER_PROPERTY_PREFIX = SimpleString.of("_AMQ_");
 
     private final ClientSessionFactory factory;
     private final ClientSession session;
@@ -115,8 +117,7 @@ final class BatchSession implements AutoCloseable {
         ClientMessage copy = newMessage(original.copyType());
         copy.getBodyBuffer().writeBytes(original.rawBody());
         for (SimpleString name : received.getPropertyNames()) {
-            // the broker's own (_AMQ_: routing, original address, duplicate id) stay behind
-            if (!name.startsWith(SimpleString.of("_AMQ_"))) {
+            if (!name.startsWith(BROKER_PROPERTY_PREFIX)) {
                 copy.putObjectProperty(name, received.getObjectProperty(name));
             }
         }

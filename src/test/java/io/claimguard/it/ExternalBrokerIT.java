@@ -178,7 +178,7 @@ class ExternalBrokerIT extends ServiceTestSupport {
         String data = testCase + "-data";
         String withoutId = testCase + "-no-id";
         long sent = System.nanoTime();
-        amqp(folder, "send.py", INPUT_QUEUE, List.of(
+        amqp(folder, INPUT_QUEUE, List.of(
                 Map.of("test_case", text, "section", "string", "body", passingV1(text), "message_id", "amqp-" + text),
                 Map.of("test_case", testCase + "-list", "section", "list",
                         "body", List.of("{\"request_id\": \"in-a-list\"}", 1)),
@@ -203,7 +203,7 @@ class ExternalBrokerIT extends ServiceTestSupport {
         String nested = testCase + "-nested-map";
         String behind = testCase + "-behind";
         sent = System.nanoTime();
-        amqp(folder, "send.py", INPUT_QUEUE, List.of(
+        amqp(folder, INPUT_QUEUE, List.of(
                 Map.of("test_case", nested, "section", "map", "body", Map.of("request_id", Map.of("nested", "map"))),
                 Map.of("test_case", behind, "section", "string", "body", passingV1(behind), "message_id", "amqp-" + behind)));
 
@@ -214,8 +214,7 @@ class ExternalBrokerIT extends ServiceTestSupport {
                 .doesNotContain("ClaimGuardDeadLetterReason");
     }
 
-    private static String amqp(Path folder, String script, String queue, List<Map<String, Object>> messages)
-            throws Exception {
+    private static String amqp(Path folder, String queue, List<Map<String, Object>> messages) throws Exception {
         return sendAmqp(folder, amqpUrl(), queue, messages);
     }
 

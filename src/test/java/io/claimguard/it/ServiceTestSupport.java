@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.claimguard.seal.AuditSealer;
 import io.claimguard.testkit.FreePort;
+import io.claimguard.testkit.JmsClient;
 import io.claimguard.testkit.TcpProxy;
 import io.claimguard.testkit.TestDatabase;
 import jakarta.jms.BytesMessage;
@@ -33,8 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
-import org.apache.activemq.artemis.api.core.ActiveMQBuffer;
-import org.apache.activemq.artemis.jms.client.ActiveMQMessage;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -210,19 +209,7 @@ abstract class ServiceTestSupport {
     }
 
     static byte[] bytes(Message message) throws JMSException {
-        if (message instanceof TextMessage textMessage) {
-            return textMessage.getText().getBytes(StandardCharsets.UTF_8);
-        }
-        if (!(message instanceof BytesMessage bytesMessage)) {
-            // a Map, Stream or Object message's copy: its body as the broker holds it
-            ActiveMQBuffer body = ((ActiveMQMessage) message).getCoreMessage().getReadOnlyBodyBuffer();
-            byte[] content = new byte[body.readableBytes()];
-            body.readBytes(content);
-            return content;
-        }
-        byte[] content = new byte[(int) bytesMessage.getBodyLength()];
-        bytesMessage.readBytes(content);
-        return content;
+        return JmsClient.bytesOf(message);
     }
 
     static List<Map<String, Object>> auditRows(String requestId) {

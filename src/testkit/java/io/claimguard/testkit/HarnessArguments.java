@@ -1,9 +1,22 @@
 package io.claimguard.testkit;
 
+import java.util.function.Function;
+
 /** Reading a harness's command-line options: each failure names the option and, where it helps, the usage. */
 public final class HarnessArguments {
 
     private HarnessArguments() {
+    }
+
+    /** The options {@code parse} makes of a harness's arguments; for a bad one, its message and exit status 2. */
+    public static <T> T parseOrExit(String[] args, Function<String[], T> parse) {
+        try {
+            return parse.apply(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            throw e;
+        }
     }
 
     /** The value after the option at {@code index - 1}. */

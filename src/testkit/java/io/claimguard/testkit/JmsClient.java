@@ -122,7 +122,7 @@ public final class JmsClient {
                     break;
                 }
                 Long auditId = message.propertyExists("ClaimGuardAuditId") ? message.getLongProperty("ClaimGuardAuditId") : null;
-                received.add(new Received(body(message), auditId, message.getStringProperty(HarnessInput.TAG_PROPERTY)));
+                received.add(new Received(bytesOf(message), auditId, message.getStringProperty(HarnessInput.TAG_PROPERTY)));
             }
         }
         return received;
@@ -143,7 +143,11 @@ public final class JmsClient {
         }
     }
 
-    private static byte[] body(Message message) throws JMSException {
+    /**
+     * A message's body as bytes: a TextMessage's text as UTF-8, a BytesMessage's bytes, any other (a Map, Stream or
+     * Object message; ClaimGuard's dead-letter copies keep the type) its body as the broker holds it.
+     */
+    public static byte[] bytesOf(Message message) throws JMSException {
         if (message instanceof TextMessage text) {
             String content = text.getText();
             return content == null ? new byte[0] : content.getBytes(StandardCharsets.UTF_8);

@@ -1,10 +1,11 @@
 package io.claimguard.harness.bench;
 
 import io.claimguard.harness.bench.BenchEnvelopes.BenchEnvelope;
+import io.claimguard.testkit.HarnessInput;
 import io.claimguard.testkit.HarnessInput.Channel;
 import io.claimguard.testkit.HarnessInput.Kind;
-import io.claimguard.testkit.HarnessInput;
 import io.claimguard.testkit.JmsClient;
+import jakarta.jms.JMSException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,6 +41,9 @@ final class Bench {
      * Envelopes {@code from .. to-1} of a stream as the fault harness's inputs, for {@code JmsClient.send}; each
      * envelope is also shown to {@code each} (e.g. to tally the mix of a backlog too large to keep).
      */
+    /** Envelopes queued per JMS transaction. */
+    static final int SEND_CHUNK = 1_000;
+
     static List<HarnessInput> jmsInputs(BenchEnvelopes workload, String stream, int from, int to,
             Consumer<BenchEnvelope> each) {
         List<HarnessInput> inputs = new ArrayList<>(to - from);
@@ -50,6 +54,17 @@ final class Bench {
                     envelope.bytes(), envelope.claimChecks(), false));
         }
         return inputs;
+    }
+
+    /**
+     * Queues envelopes {@code 0 .. count-1} of a stream on a queue, in transactions of {@value #SEND_CHUNK}
+     * messages; each envelope is also shown to {@code each}.
+     */
+    static void queueJms(JmsClient jms, String queue, BenchEnvelopes workload, String stream, int count,
+            Consumer<BenchEnvelope> each) throws JMSException {
+        for (int from = 0; from < count; from += SEND_CHUNK) {
+            jms.send(queue, jmsInputs(workload, stream, from, Math.min(count, from + SEND_CHUNK), each));
+        }
     }
 
     /** Drops one file as writers must: written under a temporary name, then renamed to {@code *.json}. */

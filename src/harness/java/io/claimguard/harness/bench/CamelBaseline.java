@@ -47,7 +47,6 @@ final class CamelBaseline {
     private static final String OUTPUT_QUEUE = "baseline.out";
     private static final String ROUTE_ID = "baseline";
     private static final String VERIFICATION = "benchVerification";
-    private static final int SEND_CHUNK = 1_000;
 
     /**
      * {@code AuditSql.INSERT_VERIFICATION} as of commit d7c3f4c, the service's single-input statement until group
@@ -118,10 +117,7 @@ final class CamelBaseline {
                 Connection sql = database.connect()) {
             JmsClient jms = new JmsClient("vm://0");
             // the same envelopes, in the same order, as the service's JMS backlog
-            for (int from = 0; from < count; from += SEND_CHUNK) {
-                jms.send(INPUT_QUEUE, Bench.jmsInputs(workload, Bench.JMS_STREAM, from, Math.min(count, from + SEND_CHUNK),
-                        envelope -> { }));
-            }
+            Bench.queueJms(jms, INPUT_QUEUE, workload, Bench.JMS_STREAM, count, envelope -> { });
             log.line("baseline: %,d messages queued on the embedded broker; starting the route", count);
 
             CamelContext camel = new DefaultCamelContext();

@@ -49,7 +49,6 @@ final class PipelineCeiling {
 
     private static final String INPUT_QUEUE = "pipeline-ceiling.in";
     private static final String OUTPUT_QUEUE = "pipeline-ceiling.out";
-    private static final int SEND_CHUNK = 1_000;
 
     /** What the loop did; {@code forwarded} counts distinct audit ids on the output queue. */
     record Result(int envelopes, double seconds, double harnessCores, long forwarded, List<String> problems) {
@@ -74,10 +73,7 @@ final class PipelineCeiling {
                 ClientSession session = factory.createSession(false, false, false)) {
             JmsClient jms = new JmsClient("vm://0");
             // the same envelopes, in the same order, as the service's JMS backlog
-            for (int from = 0; from < count; from += SEND_CHUNK) {
-                jms.send(INPUT_QUEUE, Bench.jmsInputs(workload, Bench.JMS_STREAM, from, Math.min(count, from + SEND_CHUNK),
-                        envelope -> { }));
-            }
+            Bench.queueJms(jms, INPUT_QUEUE, workload, Bench.JMS_STREAM, count, envelope -> { });
             log.line("pipeline ceiling: %,d messages queued on the embedded broker; starting the loop", count);
             sql.setAutoCommit(false);
             ClientConsumer consumer = session.createConsumer(INPUT_QUEUE);

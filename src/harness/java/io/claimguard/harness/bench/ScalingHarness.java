@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.claimguard.testkit.ExternalArtemis;
 import io.claimguard.testkit.FreePort;
+import io.claimguard.testkit.HarnessArguments;
 import io.claimguard.testkit.JmsClient;
 import io.claimguard.testkit.ServiceProcess;
 import java.io.IOException;
@@ -105,14 +106,7 @@ public final class ScalingHarness {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options;
-        try {
-            options = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
+        Options options = HarnessArguments.parseOrExit(args, Options::parse);
         if (LoggerFactory.getLogger("org.testcontainers") instanceof ch.qos.logback.classic.Logger logger) {
             logger.setLevel(ch.qos.logback.classic.Level.OFF);
         }

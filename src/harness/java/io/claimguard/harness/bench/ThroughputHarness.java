@@ -6,6 +6,7 @@ import io.claimguard.harness.bench.BenchEnvelopes.BenchEnvelope;
 import io.claimguard.harness.bench.BenchEnvelopes.Mix;
 import io.claimguard.harness.bench.ThroughputReport.Row;
 import io.claimguard.harness.bench.ThroughputReport.Target;
+import io.claimguard.testkit.HarnessArguments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +40,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ThroughputHarness {
 
-    private static final int SEND_CHUNK = 1_000;
     /** Results of the latency inputs arrive within a second or two; two minutes means they are lost. */
     private static final Duration RESULT_PATIENCE = Duration.ofMinutes(2);
     /** A drained file is moved to .done/ right after its row commits and its result is sent. */
@@ -58,14 +58,7 @@ public final class ThroughputHarness {
     }
 
     public static void main(String[] args) {
-        ThroughputOptions options;
-        try {
-            options = ThroughputOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
+        ThroughputOptions options = HarnessArguments.parseOrExit(args, ThroughputOptions::parse);
         quietLogging();
         int exitCode;
         try {
@@ -231,10 +224,8 @@ public final class ThroughputHarness {
         int count = options.jmsInputs();
         long rowsBefore = service.auditRows();
         long queueing = System.nanoTime();
-        for (int from = 0; from < count; from += SEND_CHUNK) {
-            service.jms().send(ServiceUnderTest.INPUT_QUEUE, Bench.jmsInputs(workload, Bench.JMS_STREAM, from,
-                    Math.min(count, from + SEND_CHUNK), envelope -> expectedClaimChecks += envelope.claimChecks()));
-        }
+        Bench.queueJms(service.jms(), ServiceUnderTest.INPUT_QUEUE, workload, Bench.JMS_STREAM, count,
+                envelope -> expectedClaimChecks += envelope.claimChecks());
         log.line("service JMS: %,d messages queued in %.1f s; starting %s", count, secondsSince(queueing),
                 ServiceUnderTest.JMS_ROUTE);
         PathRun drained = timedDrain(service, ServiceUnderTest.JMS_ROUTE, rowsBefore, count, "JMS");
@@ -398,8 +389,8 @@ public final class ThroughputHarness {
             log.line("service up as pid %d (database %s), intake routes held back", service.pid(), service.databaseName());
             long queueing = System.nanoTime();
             int nextReport = count / 10;
-            for (int from = 0; from < count; from += SEND_CHUNK) {
-                int to = Math.min(count, from + SEND_CHUNK);
+            for (int from = 0; from < count; from += Bench.SEND_CHUNK) {
+                int to = Math.min(count, from + Bench.SEND_CHUNK);
                 service.jms().send(ServiceUnderTest.INPUT_QUEUE, Bench.jmsInputs(workload, Bench.MEMORY_STREAM, from, to, mix::add));
                 if (to >= nextReport) {
                     log.line("queued %,d of %,d", to, count);

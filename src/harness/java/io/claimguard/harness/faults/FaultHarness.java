@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.claimguard.testkit.ExternalArtemis;
 import io.claimguard.testkit.FreePort;
+import io.claimguard.testkit.HarnessArguments;
 import io.claimguard.testkit.HarnessInput;
 import io.claimguard.testkit.HarnessInput.Kind;
 import io.claimguard.testkit.JmsClient;
@@ -90,14 +91,7 @@ public final class FaultHarness {
     }
 
     public static void main(String[] args) {
-        HarnessOptions options;
-        try {
-            options = HarnessOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
+        HarnessOptions options = HarnessArguments.parseOrExit(args, HarnessOptions::parse);
         quietTestcontainers();
         int exitCode;
         try {
