@@ -12,7 +12,7 @@ import org.springframework.util.unit.DataSize;
  */
 @ConfigurationProperties("claimguard")
 public record ClaimGuardProperties(
-        FileDrop file, Jms jms, Broker broker, Limits limits, Processing processing, Audit audit, Database database,
+        FileDrop file, Jms jms, Kafka kafka, Broker broker, Limits limits, Processing processing, Audit audit, Database database,
         Seal seal, String instanceId) {
 
     /**
@@ -71,6 +71,24 @@ public record ClaimGuardProperties(
             int maxDeliveryAttempts,
             Duration redeliveryDelay,
             Duration maxRedeliveryDelay) {
+    }
+
+    /**
+     * The Kafka entry, off unless {@code enabled}. Every other Kafka client setting (security, timeouts) is Camel's
+     * {@code camel.component.kafka.*}.
+     *
+     * @param bootstrapServers the brokers a client first connects to
+     * @param inputTopic where verifier results come from
+     * @param outputTopic where the effective results go
+     * @param deadLetterTopic where rejected and failed inputs go, as they came
+     * @param groupId the consumer group; instances that share it share the input topic's partitions
+     * @param consumers consumer threads of this instance, each with partitions of its own
+     * @param batchSize records taken in one batch at most ({@code max.poll.records}); their audit rows are committed
+     *     together, and their offsets once their results are on the output topic
+     * @param batchTimeout how long a batch waits to fill
+     */
+    public record Kafka(boolean enabled, String bootstrapServers, String inputTopic, String outputTopic,
+            String deadLetterTopic, String groupId, int consumers, int batchSize, Duration batchTimeout) {
     }
 
     /**

@@ -7,12 +7,10 @@ import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
 import io.claimguard.pipeline.ResultProperties;
 import jakarta.jms.ConnectionFactory;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import org.apache.activemq.artemis.api.core.ActiveMQException;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
-import org.apache.camel.AggregationStrategy;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.support.DefaultMessage;
@@ -40,8 +38,6 @@ public class JmsIntakeRoute extends RouteBuilder {
 
     /** The message an input exchange came from, for its dead-letter copy. */
     private static final String MESSAGE = "claimguardBatchMessage";
-    /** Every input exchange of a batch, once the split is done. */
-    private static final String INPUTS = "claimguardBatchInputs";
 
     private final ActiveMQConnectionFactory connectionFactory;
     private final ClaimGuardProperties.Jms jms;
@@ -66,13 +62,13 @@ public class JmsIntakeRoute extends RouteBuilder {
         from(new ArtemisBatchEndpoint(getContext(), connectionFactory.getServerLocator(), connectionFactory.getUser(),
                         connectionFactory.getPassword(), settings))
                 .routeId("jms-intake")
-                .process(exchange -> observer.batchTaken(exchange.getIn().getBody(List.class).size()))
-                .split(body(), new EveryInput()).parallelProcessing().executorService(inputs)
+                .process(exchange -> observer.batchTaken(ReceivedInput.Source.JMS, exchange.getIn().getBody(List.class).size()))
+                .split(body(), new BatchOfInputs()).parallelProcessing().executorService(inputs)
                     .process(JmsIntakeRoute::capture)
                     .to(Pipeline.VERIFY)
                 .end()
                 .process(this::sendInBatchTransaction)
-                .process(exchange -> inputs(exchange).forEach(observer::completed));
+                .process(exchange -> BatchOfInputs.inputs(exchange).forEach(observer::completed));
     }
 
     private static void capture(Exchange exchange) {
@@ -97,7 +93,7 @@ public class JmsIntakeRoute extends RouteBuilder {
      */
     private void sendInBatchTransaction(Exchange batch) throws ActiveMQException {
         BatchSession session = batch.getProperty(ArtemisBatchConsumer.SESSION, BatchSession.class);
-        for (Exchange input : inputs(batch)) {
+        for (Exchange input : BatchOfInputs.inputs(batch)) {
             if (InputExchange.FORWARDED.matches(input)) {
                 session.sendText(jms.outputQueue(), input.getIn().getBody(String.class), ResultProperties.of(input));
             } else if (InputExchange.SET_ASIDE.matches(input)) {
@@ -107,27 +103,6 @@ public class JmsIntakeRoute extends RouteBuilder {
                 throw new IllegalStateException("jms input " + InputExchange.input(input).sourceRef()
                         + " left the pipeline neither forwarded nor set aside");
             }
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Exchange> inputs(Exchange batch) {
-        return batch.getProperty(INPUTS, List.class);
-    }
-
-    /** Keeps every input's exchange for the sends; the batch fails if any of its inputs failed. */
-    private static final class EveryInput implements AggregationStrategy {
-        @Override
-        public Exchange aggregate(Exchange batch, Exchange input) {
-            Exchange result = batch != null ? batch : input;
-            if (result.getProperty(INPUTS) == null) {
-                result.setProperty(INPUTS, new ArrayList<Exchange>());
-            }
-            inputs(result).add(input);
-            if (input.getException() != null && result.getException() == null) {
-                result.setException(input.getException());
-            }
-            return result;
         }
     }
 

@@ -73,10 +73,11 @@ public class PipelineObserver {
         }
     }
 
-    /** When the JMS intake took a batch of this many messages in one transaction. */
-    public void batchTaken(int size) {
-        DistributionSummary.builder("claimguard.jms.batch.size")
-                .description("Messages the JMS intake took in one transaction")
+    /** When a batching intake (JMS, Kafka) took a batch of this many inputs, acknowledged together. */
+    public void batchTaken(ReceivedInput.Source source, int size) {
+        DistributionSummary.builder("claimguard.intake.batch.size")
+                .description("Inputs an intake took in one batch: one JMS transaction, or one Kafka offset commit")
+                .tags("source", source.label())
                 .baseUnit("messages")
                 .register(registry)
                 .record(size);

@@ -6,7 +6,7 @@ import java.time.OffsetDateTime;
  * One input exactly as it arrived, before anything was made of it.
  *
  * @param source where it came from
- * @param sourceRef the file name or the JMS message id
+ * @param sourceRef the file name, the JMS message id, or the Kafka record's {@code <topic>-<partition>@<offset>}
  * @param receivedAt when ClaimGuard took the input
  * @param payload the exact bytes
  */
@@ -15,7 +15,8 @@ public record ReceivedInput(Source source, String sourceRef, OffsetDateTime rece
     /** The intakes, named as in the {@code source} columns and the metrics' {@code source} tag. */
     public enum Source {
         FILE("file"),
-        JMS("jms");
+        JMS("jms"),
+        KAFKA("kafka");
 
         private final String label;
 

@@ -56,7 +56,7 @@ class FailurePoliciesTest {
 
     @BeforeEach
     void startRoutes() throws Exception {
-        ClaimGuardProperties properties = new ClaimGuardProperties(null, null, null, null,
+        ClaimGuardProperties properties = new ClaimGuardProperties(null, null, null, null, null,
                 new ClaimGuardProperties.Processing(MAX_RETRIES, Duration.ofMillis(1), Duration.ofMillis(1),
                         Duration.ofMillis(5)),
                 null, null, null, "test-instance");

@@ -1,0 +1,125 @@
+package io.claimguard.testkit;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * A plain Kafka client for tests and harnesses: produces inputs as a producer service would and reads what
+ * ClaimGuard produced, from the beginning of a topic, without a consumer group of its own.
+ */
+public final class KafkaClient implements AutoCloseable {
+
+    /** Records up to this size can be produced: bigger than ClaimGuard's default input limit, for the too-large case. */
+    public static final int MAX_RECORD_BYTES = 2 * 1_048_576 + 65_536;
+
+    private final String bootstrapServers;
+    private final KafkaProducer<byte[], byte[]> producer;
+
+    public KafkaClient(String bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        properties.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, MAX_RECORD_BYTES);
+        properties.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        producer = new KafkaProducer<>(properties);
+    }
+
+    /** Produces one record (value null for a tombstone) and waits until the broker has it. */
+    public RecordMetadata produce(String topic, String key, byte[] value) {
+        try {
+            return producer.send(new ProducerRecord<>(topic, key == null ? null : utf8(key), value))
+                    .get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot produce to " + topic, e);
+        }
+    }
+
+    /** Produces the values, keyed by their index, and waits until the broker has them all. */
+    public void produceAll(String topic, List<byte[]> values) {
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            sent.add(producer.send(new ProducerRecord<>(topic, utf8(Integer.toString(i)), values.get(i))));
+        }
+        for (Future<RecordMetadata> each : sent) {
+            try {
+                each.get(120, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot produce to " + topic, e);
+            }
+        }
+    }
+
+    /** Every record of every partition of the topic, read from the beginning until {@code until} holds or time is up. */
+    public List<ConsumerRecord<byte[], byte[]>> readFromBeginning(String topic, Duration patience,
+            Predicate<List<ConsumerRecord<byte[], byte[]>>> until) {
+        Properties properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        properties.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, MAX_RECORD_BYTES);
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties)) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + patience.toNanos();
+            while (!until.test(records) && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        return records;
+    }
+
+    /** The offsets the consumer group has committed on the topic, by partition (absent: none yet). */
+    public Map<TopicPartition, OffsetAndMetadata> committedOffsets(String groupId) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            return admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the offsets of group " + groupId, e);
+        }
+    }
+
+    /** A record header's value as text; null when the record has no such header. */
+    public static String header(ConsumerRecord<?, ?> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    public static String text(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(10));
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
