@@ -181,7 +181,7 @@ class JmsIntakeIT extends ServiceTestSupport {
 
     /** How many batches the JMS intake has taken so far. */
     private double batchesTaken() {
-        JsonNode metric = JSON.readTree(management("/actuator/metrics/claimguard.jms.batch.size").body());
+        JsonNode metric = JSON.readTree(management("/actuator/metrics/claimguard.intake.batch.size").body());
         for (JsonNode measurement : metric.path("measurements")) {
             if ("COUNT".equals(measurement.get("statistic").stringValue())) {
                 return measurement.get("value").asDouble();
