@@ -57,6 +57,11 @@ public final class KafkaClient implements AutoCloseable {
         }
     }
 
+    /** Hands a record to the producer without waiting for the broker (a benchmark's steady rate). */
+    public void produceWithoutWaiting(String topic, String key, byte[] value) {
+        producer.send(new ProducerRecord<>(topic, utf8(key), value));
+    }
+
     /** Produces the values, keyed by their index, and waits until the broker has them all. */
     public void produceAll(String topic, List<byte[]> values) {
         List<Future<RecordMetadata>> sent = new ArrayList<>();
@@ -75,14 +80,8 @@ public final class KafkaClient implements AutoCloseable {
     /** Every record of every partition of the topic, read from the beginning until {@code until} holds or time is up. */
     public List<ConsumerRecord<byte[], byte[]>> readFromBeginning(String topic, Duration patience,
             Predicate<List<ConsumerRecord<byte[], byte[]>>> until) {
-        Properties properties = new Properties();
-        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        properties.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, MAX_RECORD_BYTES);
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrapServers)) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(info -> new TopicPartition(topic, info.partition())).toList();
             consumer.assign(partitions);
@@ -93,6 +92,17 @@ public final class KafkaClient implements AutoCloseable {
             }
         }
         return records;
+    }
+
+    /** A consumer of byte arrays without a group, for {@code assign}: it commits nothing. */
+    public static KafkaConsumer<byte[], byte[]> consumer(String bootstrapServers) {
+        Properties properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        properties.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, MAX_RECORD_BYTES);
+        return new KafkaConsumer<>(properties);
     }
 
     /** The offsets the consumer group has committed on the topic, by partition (absent: none yet). */

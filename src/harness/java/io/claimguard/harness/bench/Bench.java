@@ -31,6 +31,9 @@ final class Bench {
     static final String WARM_UP_FILE_STREAM = "warm-files";
     static final String FILE_LATENCY_STREAM = "lat-files";
     static final String MEMORY_STREAM = "mem";
+    static final String KAFKA_STREAM = "kafka";
+    static final String WARM_UP_KAFKA_STREAM = "warm-kafka";
+    static final String KAFKA_LATENCY_STREAM = "lat-kafka";
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 

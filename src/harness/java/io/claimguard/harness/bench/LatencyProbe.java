@@ -3,6 +3,7 @@ package io.claimguard.harness.bench;
 import static org.awaitility.Awaitility.await;
 
 import io.claimguard.harness.bench.BenchEnvelopes.BenchEnvelope;
+import io.claimguard.testkit.KafkaClient;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -15,9 +16,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
@@ -31,7 +35,15 @@ final class LatencyProbe {
     /** The service's output property naming the request a result belongs to. */
     private static final String REQUEST_ID_PROPERTY = "ClaimGuardRequestId";
 
-    /** How one input is handed to the service: a JMS send or a file drop. */
+    /** Where results arrive, stamped by request id as they come: the JMS output queue or the Kafka output topic. */
+    interface Results extends AutoCloseable {
+        Map<String, Long> receivedAt();
+
+        /** Throws what went wrong reading the results, if anything did. */
+        void rethrowFailure() throws Exception;
+    }
+
+    /** How one input is handed to the service: a JMS send, a file drop or a Kafka record. */
     interface Sender extends AutoCloseable {
         void send(BenchEnvelope envelope) throws Exception;
 
@@ -50,12 +62,12 @@ final class LatencyProbe {
     private LatencyProbe() {
     }
 
-    static Latency measure(String brokerUrl, String outputQueue, List<BenchEnvelope> envelopes, double rate, Sender sender,
+    static Latency measure(Results listener, List<BenchEnvelope> envelopes, double rate, Sender sender,
             Duration resultPatience) throws Exception {
         Map<String, Long> sentAt = new ConcurrentHashMap<>();
-        Map<String, Long> receivedAt = new ConcurrentHashMap<>();
+        Map<String, Long> receivedAt = listener.receivedAt();
         double achievedRate;
-        try (ResultListener listener = new ResultListener(brokerUrl, outputQueue, receivedAt); sender) {
+        try (listener; sender) {
             long period = Math.round(1e9 / rate);
             long started = System.nanoTime();
             for (int k = 0; k < envelopes.size(); k++) {
@@ -138,14 +150,39 @@ final class LatencyProbe {
         };
     }
 
+    /** Records without waiting for each acknowledgement (a blocking send would cap the rate), keyed by request id. */
+    static Sender kafka(KafkaClient client, String topic) {
+        return new Sender() {
+            @Override
+            public void send(BenchEnvelope envelope) {
+                client.produceWithoutWaiting(topic, envelope.requestId(), envelope.bytes());
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** The results on the JMS output queue. */
+    static Results jmsResults(String brokerUrl, String queue) throws JMSException {
+        return new JmsResults(brokerUrl, queue);
+    }
+
+    /** The results produced to the Kafka output topic from now on (keyed by request id). */
+    static Results kafkaResults(String bootstrapServers, String topic) {
+        return new KafkaResults(bootstrapServers, topic);
+    }
+
     /** Reads the output queue on the JMS client's own thread and stamps each result as it arrives. */
-    private static final class ResultListener implements AutoCloseable {
+    private static final class JmsResults implements Results {
 
         private final ActiveMQConnectionFactory factory;
         private final Connection connection;
+        private final Map<String, Long> receivedAt = new ConcurrentHashMap<>();
         private final AtomicReference<Exception> failure = new AtomicReference<>();
 
-        ResultListener(String brokerUrl, String queue, Map<String, Long> receivedAt) throws JMSException {
+        JmsResults(String brokerUrl, String queue) throws JMSException {
             factory = new ActiveMQConnectionFactory(brokerUrl);
             connection = factory.createConnection();
             Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -162,7 +199,13 @@ final class LatencyProbe {
             connection.start();
         }
 
-        void rethrowFailure() throws Exception {
+        @Override
+        public Map<String, Long> receivedAt() {
+            return receivedAt;
+        }
+
+        @Override
+        public void rethrowFailure() throws Exception {
             Exception first = failure.get();
             if (first != null) {
                 throw new IllegalStateException("reading the output queue failed", first);
@@ -173,6 +216,56 @@ final class LatencyProbe {
         public void close() throws JMSException {
             connection.close();
             factory.close();
+        }
+    }
+
+    /** Polls the output topic from its end on a thread of its own and stamps each result as its poll returns it. */
+    private static final class KafkaResults implements Results {
+
+        private final Map<String, Long> receivedAt = new ConcurrentHashMap<>();
+        private final AtomicReference<Exception> failure = new AtomicReference<>();
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final Thread poller;
+
+        KafkaResults(String bootstrapServers, String topic) {
+            KafkaConsumer<byte[], byte[]> consumer = KafkaClient.consumer(bootstrapServers);
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            // the end is looked up lazily: fix it now, before the first input is sent
+            partitions.forEach(consumer::position);
+            poller = new Thread(() -> {
+                try (consumer) {
+                    while (running.get()) {
+                        for (var record : consumer.poll(Duration.ofMillis(20))) {
+                            receivedAt.putIfAbsent(KafkaClient.text(record.key()), System.nanoTime());
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "latency-kafka-results");
+            poller.start();
+        }
+
+        @Override
+        public Map<String, Long> receivedAt() {
+            return receivedAt;
+        }
+
+        @Override
+        public void rethrowFailure() throws Exception {
+            Exception first = failure.get();
+            if (first != null) {
+                throw new IllegalStateException("reading the output topic failed", first);
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running.set(false);
+            poller.join(Duration.ofSeconds(10).toMillis());
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.claimguard.testkit.FreePort;
 import io.claimguard.testkit.JmsClient;
+import io.claimguard.testkit.KafkaClient;
 import io.claimguard.testkit.ServiceProcess;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
@@ -30,6 +32,11 @@ final class ServiceUnderTest implements AutoCloseable {
 
     static final String JMS_ROUTE = "jms-intake";
     static final String FILE_ROUTE = "file-intake";
+    static final String KAFKA_ROUTE = "kafka-intake";
+    /** The service's default topics (and queue names). */
+    static final String INPUT_TOPIC = "verifier.results";
+    static final String OUTPUT_TOPIC = "verifier.effective";
+    static final String DEAD_LETTER_TOPIC = "verifier.results.DLT";
     static final String INPUT_QUEUE = "verifier.results";
     static final String OUTPUT_QUEUE = "verifier.effective";
 
@@ -45,8 +52,19 @@ final class ServiceUnderTest implements AutoCloseable {
     private final ServiceProcess process;
     private final JmsClient jms;
     private final String brokerUrl;
+    private final String kafkaBootstrapServers;
+    private final List<String> heldRoutes;
 
     ServiceUnderTest(ThroughputOptions options, Path work, String heap) throws IOException, SQLException {
+        this(options, work, heap, null);
+    }
+
+    /** @param kafkaBootstrapServers with the Kafka entry on, held back like the others; null without */
+    ServiceUnderTest(ThroughputOptions options, Path work, String heap, String kafkaBootstrapServers)
+            throws IOException, SQLException {
+        this.kafkaBootstrapServers = kafkaBootstrapServers;
+        this.heldRoutes = kafkaBootstrapServers == null ? List.of(JMS_ROUTE, FILE_ROUTE)
+                : List.of(JMS_ROUTE, FILE_ROUTE, KAFKA_ROUTE);
         this.database = BenchDatabase.empty();
         this.sql = database.connect();
         this.inbox = Files.createDirectories(work.resolve("inbox"));
@@ -69,7 +87,11 @@ final class ServiceUnderTest implements AutoCloseable {
         properties.put("claimguard.file.outbox", outbox.toString());
         properties.put("claimguard.broker.data-directory", journal.toString());
         // the intake routes stay stopped until the harness has queued the backlog and starts them
-        properties.put("camel.main.auto-startup-exclude-pattern", JMS_ROUTE + "," + FILE_ROUTE);
+        properties.put("camel.main.auto-startup-exclude-pattern", String.join(",", heldRoutes));
+        if (kafkaBootstrapServers != null) {
+            properties.put("claimguard.kafka.enabled", "true");
+            properties.put("claimguard.kafka.bootstrap-servers", kafkaBootstrapServers);
+        }
         properties.put("management.endpoint.camelroutes.read-only", "false");
         // the service's own settings, unless the run tunes them
         properties.putAll(options.serviceProperties());
@@ -110,13 +132,13 @@ final class ServiceUnderTest implements AutoCloseable {
         if (routes.isEmpty()) {
             return false;
         }
-        for (String intake : List.of(JMS_ROUTE, FILE_ROUTE)) {
+        for (String intake : heldRoutes) {
             if (!"Stopped".equals(routes.get(intake))) {
                 throw new IllegalStateException("route " + intake + " is " + routes.get(intake)
                         + " at start: camel.main.auto-startup-exclude-pattern did not hold it back (" + routes + ")");
             }
         }
-        return routes.entrySet().stream().filter(route -> !route.getKey().equals(JMS_ROUTE) && !route.getKey().equals(FILE_ROUTE))
+        return routes.entrySet().stream().filter(route -> !heldRoutes.contains(route.getKey()))
                 .allMatch(route -> "Started".equals(route.getValue()));
     }
 
@@ -195,6 +217,20 @@ final class ServiceUnderTest implements AutoCloseable {
         for (JmsClient.Received message : received) {
             auditIds.add(message.auditId() != null ? message.auditId() : Bench.auditIdOf(message.body()));
         }
+        return auditIds;
+    }
+
+    /** The distinct audit ids ({@code ClaimGuardAuditId}) of the results on the Kafka output topic, once there are {@code expected}. */
+    Set<Long> kafkaOutputs(int expected) {
+        try (KafkaClient client = new KafkaClient(kafkaBootstrapServers)) {
+            return auditIds(client.readFromBeginning(OUTPUT_TOPIC, Duration.ofMinutes(5),
+                    records -> records.size() >= expected && auditIds(records).size() >= expected));
+        }
+    }
+
+    private static Set<Long> auditIds(List<ConsumerRecord<byte[], byte[]>> results) {
+        Set<Long> auditIds = new HashSet<>();
+        results.forEach(result -> auditIds.add(Long.parseLong(KafkaClient.header(result, "ClaimGuardAuditId"))));
         return auditIds;
     }
 

@@ -7,6 +7,8 @@ import io.claimguard.harness.bench.BenchEnvelopes.Mix;
 import io.claimguard.harness.bench.ThroughputReport.Row;
 import io.claimguard.harness.bench.ThroughputReport.Target;
 import io.claimguard.testkit.HarnessArguments;
+import io.claimguard.testkit.KafkaBroker;
+import io.claimguard.testkit.KafkaClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.kafka.common.utils.AppInfoParser;
 import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +47,9 @@ public final class ThroughputHarness {
     private static final Duration RESULT_PATIENCE = Duration.ofMinutes(2);
     /** A drained file is moved to .done/ right after its row commits and its result is sent. */
     private static final Duration FILE_MOVE_PATIENCE = Duration.ofSeconds(60);
+
+    /** Input topic partitions: room for several consumer threads or instances, as a real topic has. */
+    private static final int KAFKA_PARTITIONS = 4;
 
     private final ThroughputOptions options;
     private final Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
@@ -158,8 +164,10 @@ public final class ThroughputHarness {
             }
             service.stop();
         }
+        PathRun kafka = kafkaEntry(workload, work);
 
-        ThroughputReport report = report(ceilingPhase.mix(), ceilingPhase.machine(), ceiling, pipeline, baseline, jms, files);
+        ThroughputReport report = report(ceilingPhase.mix(), ceilingPhase.machine(), ceiling, pipeline, baseline, jms, files,
+                kafka);
         System.out.println();
         System.out.print(report.text());
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(started);
@@ -231,7 +239,66 @@ public final class ThroughputHarness {
         PathRun drained = timedDrain(service, ServiceUnderTest.JMS_ROUTE, rowsBefore, count, "JMS");
         checkForwarded(service, count, "JMS");
         return drained.withLatency(latency(service, workload, Bench.JMS_LATENCY_STREAM, drained.inputsPerSecond() / 2,
+                LatencyProbe.jmsResults(service.brokerUrl(), ServiceUnderTest.OUTPUT_QUEUE),
                 LatencyProbe.jms(service.brokerUrl(), ServiceUnderTest.INPUT_QUEUE), "JMS"));
+    }
+
+    /**
+     * The Kafka entry, in a service of its own (its own database) beside a real Kafka broker, so that the broker's
+     * process does not share the cores while JMS and files are measured: warmed up like the others, the same number of
+     * envelopes as the JMS path produced with the route held back, then drained and timed the same way.
+     */
+    private PathRun kafkaEntry(BenchEnvelopes workload, Path work) throws Exception {
+        expectedClaimChecks = 0;
+        try (KafkaBroker broker = KafkaBroker.create(work.resolve("kafka"));
+                KafkaClient client = new KafkaClient(broker.bootstrapServers())) {
+            broker.createTopics(KAFKA_PARTITIONS, ServiceUnderTest.INPUT_TOPIC, ServiceUnderTest.OUTPUT_TOPIC,
+                    ServiceUnderTest.DEAD_LETTER_TOPIC);
+            try (ServiceUnderTest service = new ServiceUnderTest(options, work.resolve("service-kafka"),
+                    options.serviceHeap(), broker.bootstrapServers())) {
+                service.startHeld();
+                log.line("Kafka broker %s (pid %d, %d partitions); service up as pid %d, intake routes held back",
+                        broker.bootstrapServers(), broker.pid(), KAFKA_PARTITIONS, service.pid());
+                int warmUp = options.warmUpInputs();
+                if (warmUp > 0) {
+                    long warming = System.nanoTime();
+                    produce(client, workload, Bench.WARM_UP_KAFKA_STREAM, warmUp);
+                    service.drain(ServiceUnderTest.KAFKA_ROUTE, warmUp, options.drainTimeout());
+                    service.stopRoute(ServiceUnderTest.KAFKA_ROUTE);
+                    log.line("warm-up: %,d Kafka records in %.1f s (not measured); route held back again", warmUp,
+                            secondsSince(warming));
+                }
+                int count = options.jmsInputs();
+                long rowsBefore = service.auditRows();
+                long producing = System.nanoTime();
+                produce(client, workload, Bench.KAFKA_STREAM, count);
+                log.line("service Kafka: %,d records produced in %.1f s; starting %s", count, secondsSince(producing),
+                        ServiceUnderTest.KAFKA_ROUTE);
+                PathRun drained = timedDrain(service, ServiceUnderTest.KAFKA_ROUTE, rowsBefore, count, "Kafka");
+                int results = service.kafkaOutputs(warmUp + count).size();
+                if (results != warmUp + count) {
+                    problems.add("Kafka: " + results + " distinct results on " + ServiceUnderTest.OUTPUT_TOPIC + " for "
+                            + (warmUp + count) + " inputs");
+                }
+                PathRun measured = drained.withLatency(latency(service, workload, Bench.KAFKA_LATENCY_STREAM,
+                        drained.inputsPerSecond() / 2, LatencyProbe.kafkaResults(broker.bootstrapServers(),
+                                ServiceUnderTest.OUTPUT_TOPIC),
+                        LatencyProbe.kafka(client, ServiceUnderTest.INPUT_TOPIC), "Kafka"));
+                BenchDatabase.Rows rows = service.rows();
+                if (rows.claimChecks() != expectedClaimChecks) {
+                    problems.add("the Kafka service wrote " + rows.claimChecks() + " claim_check rows, expected "
+                            + expectedClaimChecks);
+                }
+                service.stop();
+                return measured;
+            }
+        }
+    }
+
+    private void produce(KafkaClient client, BenchEnvelopes workload, String stream, int count) {
+        List<BenchEnvelope> envelopes = workload.envelopes(stream, count);
+        envelopes.forEach(envelope -> expectedClaimChecks += envelope.claimChecks());
+        client.produceAll(ServiceUnderTest.INPUT_TOPIC, envelopes.stream().map(BenchEnvelope::bytes).toList());
     }
 
     private PathRun filePath(ServiceUnderTest service, BenchEnvelopes workload) throws Exception {
@@ -252,6 +319,7 @@ public final class ThroughputHarness {
         checkForwarded(service, count, "file");
         checkFilesMoved(service, doneBefore + count);
         return drained.withLatency(latency(service, workload, Bench.FILE_LATENCY_STREAM, drained.inputsPerSecond() / 2,
+                LatencyProbe.jmsResults(service.brokerUrl(), ServiceUnderTest.OUTPUT_QUEUE),
                 LatencyProbe.files(service.inbox()), "file"));
     }
 
@@ -295,14 +363,13 @@ public final class ThroughputHarness {
     }
 
     private LatencyProbe.Latency latency(ServiceUnderTest service, BenchEnvelopes workload, String stream, double rate,
-            LatencyProbe.Sender sender, String path) throws Exception {
+            LatencyProbe.Results results, LatencyProbe.Sender sender, String path) throws Exception {
         int count = Math.max(1, (int) Math.round(rate * options.latencyWindow().toSeconds()));
         List<BenchEnvelope> envelopes = workload.envelopes(stream, count);
         envelopes.forEach(envelope -> expectedClaimChecks += envelope.claimChecks());
         log.line("service %s latency: %,d inputs at %.0f/s (half the drain rate) for %d s", path, count, rate,
                 options.latencyWindow().toSeconds());
-        LatencyProbe.Latency latency = LatencyProbe.measure(service.brokerUrl(), ServiceUnderTest.OUTPUT_QUEUE, envelopes,
-                rate, sender, RESULT_PATIENCE);
+        LatencyProbe.Latency latency = LatencyProbe.measure(results, envelopes, rate, sender, RESULT_PATIENCE);
         service.assertAlive("during the " + path + " latency measurement");
         if (latency.missing() > 0) {
             problems.add(path + " latency: " + latency.missing() + " of " + latency.inputs() + " results never arrived");
@@ -320,7 +387,7 @@ public final class ThroughputHarness {
 
     private ThroughputReport report(BenchEnvelopes.Summary mix, String machine,
             JdbcCeiling.Result ceiling, PipelineCeiling.Result pipeline, CamelBaseline.Result baseline, PathRun jms,
-            PathRun files) {
+            PathRun files, PathRun kafka) {
         double top = ceiling.envelopesPerSecond();
         double base = baseline.envelopesPerSecond();
         double lean = pipeline.envelopesPerSecond();
@@ -332,7 +399,8 @@ public final class ThroughputHarness {
                 new Row("baseline: Camel jms->jdbc->jms", baseline.envelopes(), baseline.seconds(), base, null, base / top, 1.0,
                         null, null, baseline.harnessCores(), null),
                 serviceRow("service: JMS", jms, top, base),
-                serviceRow("service: file drop", files, top, base));
+                serviceRow("service: file drop", files, top, base),
+                serviceRow("service: Kafka", kafka, top, base));
         List<Target> targets = List.of(
                 Target.share("service JMS vs plain JDBC ceiling", jms.inputsPerSecond() / top, 0.50),
                 Target.share("service JMS vs full-pipeline ceiling", jms.inputsPerSecond() / lean, 0.80),
@@ -357,6 +425,12 @@ public final class ThroughputHarness {
                 + "verifier.effective; JMS %,d inputs at %.0f/s, files %,d at %.0f/s; file latency includes the inbox's "
                 + "poll delay and settle time", jms.latency().inputs(), jms.latency().achievedRate(), files.latency().inputs(),
                 files.latency().achievedRate()));
+        allNotes.add(String.format(Locale.ROOT, "Kafka: a Kafka %s broker (KRaft, one node, its own JVM) started after "
+                + "the JMS and file paths, the input topic with %d partitions, a service of its own with its default "
+                + "Kafka settings; latency from the produce call (not waiting for the acknowledgement) to the result's "
+                + "poll on the output topic; %,d inputs at %.0f/s; the broker's CPU is in no row",
+                AppInfoParser.getVersion(), KAFKA_PARTITIONS, kafka.latency().inputs(),
+                kafka.latency().achievedRate()));
         allNotes.add("CPU cores: utime+stime over the drain window; the service process for its rows, the harness JVM for "
                 + "the ceiling and the baseline; PostgreSQL's CPU in none. Peak RSS: VmHWM of the service, reset before each drain");
         allNotes.addAll(notes.stream().distinct().toList());
