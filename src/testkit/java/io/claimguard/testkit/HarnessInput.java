@@ -8,11 +8,12 @@ import java.util.HexFormat;
  * exact bytes ({@code verification_audit.input_sha256}, {@code dead_letter.payload_sha256}), so the harness does
  * too.
  *
- * @param tag unique per input; the file name (without {@code .json}) and the JMS property {@link #TAG_PROPERTY}
+ * @param tag unique per input; the file name (without {@code .json}), the JMS property {@link #TAG_PROPERTY} and the
+ *     Kafka record's key
  * @param requestId the envelope's request_id where it has a valid one (outbox files are named after it), else null
  * @param expectedReasonCode for a rejected or poison input, the {@code dead_letter.reason_code} it must get
  * @param claimChecks how many claim_check rows an accepted input's audit row must have
- * @param body the JMS message type it is sent as (a file ignores it)
+ * @param body the JMS message type it is sent as (a file or Kafka record ignores it)
  */
 public record HarnessInput(
         String tag,
@@ -28,7 +29,7 @@ public record HarnessInput(
     /** JMS property carrying the tag, for reading a dead-letter queue by hand. */
     public static final String TAG_PROPERTY = "FaultHarnessTag";
 
-    public enum Channel { JMS, FILE }
+    public enum Channel { JMS, FILE, KAFKA }
 
     /**
      * The JMS message type an input is sent as: text and bytes carry envelopes, the others are protocol-level poison;

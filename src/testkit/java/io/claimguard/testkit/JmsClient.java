@@ -1,5 +1,6 @@
 package io.claimguard.testkit;
 
+import io.claimguard.intake.JmsIntakeRoute;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
@@ -49,9 +50,9 @@ public final class JmsClient {
 
     /**
      * A message as read from a queue: its body's bytes (empty for a type that is neither text nor bytes), the audit id
-     * property where it has one, and the harness's tag where it has one.
+     * property where it has one, the harness's tag where it has one, and a dead-letter copy's reason property.
      */
-    public record Received(byte[] body, Long auditId, String tag) {
+    public record Received(byte[] body, Long auditId, String tag, String deadLetterReason) {
     }
 
     /** Sends the inputs, each as its {@link HarnessInput#body} type, and returns each one's JMS message id by tag. */
@@ -122,7 +123,8 @@ public final class JmsClient {
                     break;
                 }
                 Long auditId = message.propertyExists("ClaimGuardAuditId") ? message.getLongProperty("ClaimGuardAuditId") : null;
-                received.add(new Received(bytesOf(message), auditId, message.getStringProperty(HarnessInput.TAG_PROPERTY)));
+                received.add(new Received(bytesOf(message), auditId, message.getStringProperty(HarnessInput.TAG_PROPERTY),
+                        message.getStringProperty(JmsIntakeRoute.REASON_PROPERTY)));
             }
         }
         return received;

@@ -3,6 +3,7 @@ package io.claimguard.testkit;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -11,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -64,17 +66,31 @@ public final class KafkaClient implements AutoCloseable {
 
     /** Produces the values, keyed by their index, and waits until the broker has them all. */
     public void produceAll(String topic, List<byte[]> values) {
-        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        List<Map.Entry<String, byte[]>> keyed = new ArrayList<>();
         for (int i = 0; i < values.size(); i++) {
-            sent.add(producer.send(new ProducerRecord<>(topic, utf8(Integer.toString(i)), values.get(i))));
+            keyed.add(Map.entry(Integer.toString(i), values.get(i)));
         }
+        produceKeyed(topic, keyed);
+    }
+
+    /**
+     * Produces each value under its key, all at once, and waits until the broker has them all; returns where each
+     * one went, in their order.
+     */
+    public List<RecordMetadata> produceKeyed(String topic, List<Map.Entry<String, byte[]>> keyedValues) {
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        for (Map.Entry<String, byte[]> record : keyedValues) {
+            sent.add(producer.send(new ProducerRecord<>(topic, utf8(record.getKey()), record.getValue())));
+        }
+        List<RecordMetadata> written = new ArrayList<>();
         for (Future<RecordMetadata> each : sent) {
             try {
-                each.get(120, TimeUnit.SECONDS);
+                written.add(each.get(120, TimeUnit.SECONDS));
             } catch (Exception e) {
                 throw new IllegalStateException("cannot produce to " + topic, e);
             }
         }
+        return written;
     }
 
     /** Every record of every partition of the topic, read from the beginning until {@code until} holds or time is up. */
@@ -111,6 +127,21 @@ public final class KafkaClient implements AutoCloseable {
             return admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("cannot read the offsets of group " + groupId, e);
+        }
+    }
+
+    /** The offset the next record of each of the topic's partitions will get, by partition. */
+    public Map<TopicPartition, Long> endOffsets(String topic) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions()
+                    .forEach(partition -> latest.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest()));
+            Map<TopicPartition, Long> ends = new HashMap<>();
+            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS)
+                    .forEach((partition, info) -> ends.put(partition, info.offset()));
+            return ends;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the end offsets of " + topic, e);
         }
     }
 

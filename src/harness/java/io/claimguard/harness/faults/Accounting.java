@@ -1,9 +1,12 @@
 package io.claimguard.harness.faults;
 
+import io.claimguard.intake.KafkaIntakeRoute;
+import io.claimguard.pipeline.ResultProperties;
 import io.claimguard.testkit.HarnessInput.Channel;
 import io.claimguard.testkit.HarnessInput.Kind;
 import io.claimguard.testkit.HarnessInput;
 import io.claimguard.testkit.JmsClient;
+import io.claimguard.testkit.KafkaClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,13 +24,34 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * Accounts for every input once the backlog has drained: from the audit tables, the consumed output and
- * dead-letter queues, the outbox and the inbox's {@code .done/} and {@code .error/}. Inputs are matched by the
- * SHA-256 of their bytes, as the service keys them; byte-identical inputs (a JMS/file pair) share one audit row.
+ * dead-letter queues (or topics), the outbox and the inbox's {@code .done/} and {@code .error/}. Inputs are matched
+ * by the SHA-256 of their bytes, as the service keys them; byte-identical inputs (a pair) share one audit row.
  */
 final class Accounting {
+
+    /**
+     * What ClaimGuard sent: a result or a dead-letter copy, read from a JMS queue or a Kafka topic.
+     *
+     * @param key the harness's tag of a JMS message (its property) or a Kafka record's key (a dead-letter copy keeps
+     *     the input's, its tag; a result has its request_id)
+     * @param reason a dead-letter copy's {@code ClaimGuardDeadLetterReason}: the reason code, a colon and the reason
+     */
+    record Sent(byte[] body, Long auditId, String key, String reason) {
+
+        static Sent of(JmsClient.Received message) {
+            return new Sent(message.body(), message.auditId(), message.tag(), message.deadLetterReason());
+        }
+
+        static Sent of(ConsumerRecord<byte[], byte[]> record) {
+            String auditId = KafkaClient.header(record, ResultProperties.AUDIT_ID);
+            return new Sent(record.value(), auditId == null ? null : Long.valueOf(auditId), KafkaClient.text(record.key()),
+                    KafkaClient.header(record, KafkaIntakeRoute.REASON_HEADER));
+        }
+    }
 
     /**
      * The figures of the reckoning.
@@ -63,32 +87,40 @@ final class Accounting {
     record Result(Outcomes outcomes, List<String> problems) {
     }
 
-    private record AuditRow(long id, String requestId, long claimChecks) {
+    private record AuditRow(long id, String requestId, long claimChecks, String sourceRef) {
     }
 
     private record DeadLetterRow(String reasonCode, byte[] payload, String source, String sourceRef) {
     }
 
+    private final Map<String, String> sourceRefs;
     private final List<String> problems = new ArrayList<>();
     private long otherProblems;
 
-    /** @param messageIds the JMS message id of every input sent by JMS, by tag */
-    static Result account(Backlog backlog, Connection sql, List<JmsClient.Received> outputs,
-            List<JmsClient.Received> deadLetterQueue, Path inbox, Path outbox, Map<String, String> messageIds)
-            throws SQLException, IOException {
-        return new Accounting().reckon(backlog, sql, outputs, deadLetterQueue, inbox, outbox, messageIds);
+    private Accounting(Map<String, String> sourceRefs) {
+        this.sourceRefs = sourceRefs;
     }
 
-    private Result reckon(Backlog backlog, Connection sql, List<JmsClient.Received> outputs,
-            List<JmsClient.Received> deadLetterQueue, Path inbox, Path outbox, Map<String, String> messageIds)
-            throws SQLException, IOException {
+    /**
+     * @param outputs the results, from the output queue or topic
+     * @param deadLetterCopies the dead-letter queue's messages or the dead-letter topic's records
+     * @param sourceRefs the {@code source_ref} the service gives each input sent by JMS (its message id) or Kafka (its
+     *     topic, partition and offset), by tag
+     */
+    static Result account(Backlog backlog, Connection sql, List<Sent> outputs, List<Sent> deadLetterCopies, Path inbox,
+            Path outbox, Map<String, String> sourceRefs) throws SQLException, IOException {
+        return new Accounting(sourceRefs).reckon(backlog, sql, outputs, deadLetterCopies, inbox, outbox);
+    }
+
+    private Result reckon(Backlog backlog, Connection sql, List<Sent> outputs, List<Sent> deadLetterCopies, Path inbox,
+            Path outbox) throws SQLException, IOException {
         Map<String, List<AuditRow>> auditRows = auditRows(sql);
         Map<String, List<DeadLetterRow>> deadLetters = deadLetters(sql);
         // Map, Stream and Object messages are dead-lettered with their body as the broker holds it: matched by id and tag
         Map<String, HarnessInput> unsupportedByMessageId = new HashMap<>();
         Set<String> unsupportedTags = new HashSet<>();
         backlog.all().stream().filter(input -> input.kind() == Kind.UNSUPPORTED).forEach(input -> {
-            unsupportedByMessageId.put(messageIds.get(input.tag()), input);
+            unsupportedByMessageId.put(sourceRefs.get(input.tag()), input);
             unsupportedTags.add(input.tag());
         });
         Map<String, List<DeadLetterRow>> unsupportedLetters = new HashMap<>();
@@ -98,24 +130,22 @@ final class Accounting {
                 .filter(row -> !unsupportedByMessageId.containsKey(row.sourceRef())).toList());
         deadLetters.values().removeIf(List::isEmpty);
         Set<String> unsupportedOnDlq = new HashSet<>();
-        List<JmsClient.Received> otherDeadLetters = new ArrayList<>();
-        for (JmsClient.Received message : deadLetterQueue) {
-            if (message.tag() != null && unsupportedTags.contains(message.tag())) {
-                unsupportedOnDlq.add(message.tag());
+        Map<String, List<Sent>> copiesByDigest = new HashMap<>();
+        for (Sent copy : deadLetterCopies) {
+            if (copy.key() != null && unsupportedTags.contains(copy.key())) {
+                unsupportedOnDlq.add(copy.key());
             } else {
-                otherDeadLetters.add(message);
+                copiesByDigest.computeIfAbsent(HarnessInput.sha256(copy.body()), digest -> new ArrayList<>()).add(copy);
             }
         }
         Map<Long, Integer> forwardsByAuditId = new HashMap<>();
-        for (JmsClient.Received output : outputs) {
+        for (Sent output : outputs) {
             if (output.auditId() == null) {
                 problem("an output message without ClaimGuardAuditId: " + abbreviated(output.body()));
             } else {
                 forwardsByAuditId.merge(output.auditId(), 1, Integer::sum);
             }
         }
-        Map<String, Integer> dlqByDigest = new HashMap<>();
-        otherDeadLetters.forEach(message -> dlqByDigest.merge(HarnessInput.sha256(message.body()), 1, Integer::sum));
         Set<String> outboxFiles = finalFileNames(outbox);
         Path done = inbox.resolve(".done");
         Path error = inbox.resolve(".error");
@@ -153,6 +183,7 @@ final class Accounting {
                     problems.add("DUPLICATED " + tags(copies) + ": " + rows.size() + " audit rows");
                 }
                 AuditRow row = rows.get(0);
+                expectSourceRef(copies, row.sourceRef(), "audit " + row.id());
                 if (row.claimChecks() != first.claimChecks()) {
                     claimChecksComplete = false;
                     problem(tags(copies) + ": audit " + row.id() + " has " + row.claimChecks() + " claim_check rows, expected "
@@ -195,6 +226,7 @@ final class Accounting {
                     problem(input.tag() + ": " + letters.size() + " dead_letter rows");
                 }
                 DeadLetterRow letter = letters.get(0);
+                expectSourceRef(copies, letter.sourceRef(), "its dead_letter row");
                 if (!input.expectedReasonCode().equals(letter.reasonCode())) {
                     problem(input.tag() + ": dead-lettered as " + letter.reasonCode() + ", expected " + input.expectedReasonCode());
                 }
@@ -202,18 +234,16 @@ final class Accounting {
                     deadLetterBytesExact = false;
                     problem(input.tag() + ": dead_letter.payload differs from the bytes sent");
                 }
-                if (input.channel() == Channel.JMS) {
-                    if (dlqByDigest.getOrDefault(digest, 0) < 1) {
-                        problem(input.tag() + ": not on the dead-letter queue");
-                    }
-                } else {
+                if (input.channel() == Channel.FILE) {
                     expectMovedFile(input, error, ".error/");
+                } else {
+                    expectDeadLetterCopy(input, copiesByDigest.getOrDefault(digest, List.of()));
                 }
             }
         }
 
         for (HarnessInput input : unsupportedByMessageId.values()) {
-            List<DeadLetterRow> letters = unsupportedLetters.getOrDefault(messageIds.get(input.tag()), List.of());
+            List<DeadLetterRow> letters = unsupportedLetters.getOrDefault(sourceRefs.get(input.tag()), List.of());
             if (letters.isEmpty()) {
                 lost++;
                 problems.add("LOST " + input.tag() + ": " + input.body() + " message has no dead_letter row");
@@ -245,11 +275,11 @@ final class Accounting {
                         + ") for bytes the harness never sent");
             }
         }
-        for (Map.Entry<String, Integer> entry : dlqByDigest.entrySet()) {
-            List<HarnessInput> copies = inputsByDigest.get(entry.getKey());
+        for (String digest : copiesByDigest.keySet()) {
+            List<HarnessInput> copies = inputsByDigest.get(digest);
             if (copies == null || copies.get(0).kind() == Kind.VALID) {
-                problem("the dead-letter queue holds " + (copies == null ? "bytes the harness never sent" : "valid input "
-                        + tags(copies)) + " (moved by the broker after too many deliveries?)");
+                problem("the dead-letter queue or topic holds " + (copies == null ? "bytes the harness never sent"
+                        : "valid input " + tags(copies)) + " (moved by the broker after too many deliveries?)");
             }
         }
         List<String> leftovers = inboxLeftovers(inbox);
@@ -263,9 +293,33 @@ final class Accounting {
         Outcomes outcomes = new Outcomes(audited, auditRowCount, claimCheckRows, claimChecksComplete,
                 deadLetteredRejected + deadLetteredPoison, deadLetteredRejected, deadLetteredPoison, deadLetterRows,
                 deadLetterBytesExact, forwarded, outputs.size(), Math.max(0, outputs.size() - validInputs),
-                outboxFiles.size(), finalFileNames(done).size(), finalFileNames(error).size(), deadLetterQueue.size(),
+                outboxFiles.size(), finalFileNames(done).size(), finalFileNames(error).size(), deadLetterCopies.size(),
                 leftovers.size(), lost, duplicatedAuditRows, otherProblems);
         return new Result(outcomes, problems);
+    }
+
+    /** Where the service names an input's origin (JMS, Kafka), the row must name one of the copies sent. */
+    private void expectSourceRef(List<HarnessInput> copies, String sourceRef, String row) {
+        List<String> sent = copies.stream().map(copy -> sourceRefs.get(copy.tag())).toList();
+        if (!sent.contains(null) && !sent.contains(sourceRef)) {
+            problem(tags(copies) + ": " + row + " has source_ref " + sourceRef + ", sent as " + String.join(" and ", sent));
+        }
+    }
+
+    /** Its copy on the dead-letter queue or topic: the exact bytes (its digest), its tag and its reason code. */
+    private void expectDeadLetterCopy(HarnessInput input, List<Sent> copies) {
+        if (copies.isEmpty()) {
+            problem(input.tag() + ": not on the dead-letter queue or topic");
+            return;
+        }
+        Sent copy = copies.get(0);
+        if (!input.tag().equals(copy.key())) {
+            problem(input.tag() + ": its dead-letter copy is tagged or keyed " + copy.key());
+        }
+        if (copy.reason() == null || !copy.reason().startsWith(input.expectedReasonCode() + ": ")) {
+            problem(input.tag() + ": its dead-letter copy gives the reason " + copy.reason() + ", expected "
+                    + input.expectedReasonCode());
+        }
     }
 
     private void expectMovedFile(HarnessInput input, Path directory, String where) throws IOException {
@@ -285,13 +339,14 @@ final class Accounting {
     private static Map<String, List<AuditRow>> auditRows(Connection sql) throws SQLException {
         Map<String, List<AuditRow>> rows = new HashMap<>();
         try (PreparedStatement statement = sql.prepareStatement("""
-                SELECT encode(a.input_sha256, 'hex') AS digest, a.id, a.request_id,
+                SELECT encode(a.input_sha256, 'hex') AS digest, a.id, a.request_id, a.source_ref,
                        (SELECT count(*) FROM claimguard.claim_check c WHERE c.audit_id = a.id) AS claim_checks
                 FROM claimguard.verification_audit a""");
                 ResultSet result = statement.executeQuery()) {
             while (result.next()) {
                 rows.computeIfAbsent(result.getString("digest"), digest -> new ArrayList<>())
-                        .add(new AuditRow(result.getLong("id"), result.getString("request_id"), result.getLong("claim_checks")));
+                        .add(new AuditRow(result.getLong("id"), result.getString("request_id"), result.getLong("claim_checks"),
+                                result.getString("source_ref")));
             }
         }
         return rows;

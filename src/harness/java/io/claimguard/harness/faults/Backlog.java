@@ -11,11 +11,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
-import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
@@ -23,18 +20,20 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The inputs of one run: realistic envelopes from {@code examples/} made distinct by their request_id, a few
- * rejected inputs of every kind, a few poison inputs, and a few byte-identical pairs (one by JMS, one as a
- * file) that must make one audit row between them. Half go by JMS, half as files.
+ * rejected inputs of every kind, a few poison inputs, and a few byte-identical pairs that must make one audit row
+ * between them. Half go by JMS, half as files, each pair one copy by JMS and one as a file; in the Kafka mode all go
+ * as records on the Kafka input topic, both copies of a pair too.
  *
  * @param jms the JMS inputs, in sending order
  * @param files the file inputs, in writing order
+ * @param kafka the Kafka records, in producing order
  */
-record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
+record Backlog(List<HarnessInput> jms, List<HarnessInput> files, List<HarnessInput> kafka) {
 
     /** Shares of each channel's inputs; the rest are valid. */
     private static final double REJECTED_SHARE = 0.04;
     private static final double POISON_SHARE = 0.01;
-    /** Byte-identical JMS/file pairs, as a share of all inputs. */
+    /** Byte-identical pairs, as a share of all inputs. */
     private static final double IDENTICAL_PAIR_SHARE = 0.005;
     /** Map, Stream and Object messages, as a share of all inputs (topology runs). */
     private static final double PROTOCOL_POISON_SHARE = 0.005;
@@ -65,17 +64,27 @@ record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
     List<HarnessInput> all() {
         List<HarnessInput> all = new ArrayList<>(jms);
         all.addAll(files);
+        all.addAll(kafka);
         return all;
     }
 
     long count(Kind kind) {
-        return Stream.concat(jms.stream(), files.stream()).filter(input -> input.kind() == kind).count();
+        return all().stream().filter(input -> input.kind() == kind).count();
     }
 
+    /** The second copies of the byte-identical pairs: every other input's bytes are its own. */
     long identicalPairs() {
-        Set<String> jmsDigests = new HashSet<>();
-        jms.forEach(input -> jmsDigests.add(input.sha256()));
-        return files.stream().filter(input -> jmsDigests.contains(input.sha256())).count();
+        List<HarnessInput> all = all();
+        return all.size() - all.stream().map(HarnessInput::sha256).distinct().count();
+    }
+
+    /** Slice {@code index} of {@code count} equal slices of each channel's inputs, in their order. */
+    Backlog slice(int index, int count) {
+        return new Backlog(slice(jms, index, count), slice(files, index, count), slice(kafka, index, count));
+    }
+
+    private static List<HarnessInput> slice(List<HarnessInput> inputs, int index, int count) {
+        return inputs.subList(inputs.size() * index / count, inputs.size() * (index + 1) / count);
     }
 
     /** Makes the database refuse poison inputs' rows (SQLSTATE 23514); once the schema exists. */
@@ -89,17 +98,32 @@ record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
      *     first delivery
      */
     static Backlog generate(int inputs, String runId, Random random, Path examplesDir, boolean protocolPoison) {
-        List<ObjectNode> examples = readExamples(examplesDir);
-        int jmsCount = inputs / 2;
-        int fileCount = inputs - jmsCount;
-        Generator generator = new Generator(runId, random, examples);
-        List<HarnessInput> jms = generator.channel(Channel.JMS, jmsCount);
+        Generator generator = new Generator(runId, random, readExamples(examplesDir));
+        List<HarnessInput> jms = generator.channel(Channel.JMS, inputs / 2);
         if (protocolPoison) {
             jms = withProtocolPoison(jms, Math.max(4, (int) Math.round(inputs * PROTOCOL_POISON_SHARE)), random);
         }
-        List<HarnessInput> files = generator.channel(Channel.FILE, fileCount);
-        files = withIdenticalPairs(jms, files, Math.max(2, (int) Math.round(inputs * IDENTICAL_PAIR_SHARE)), random);
-        return new Backlog(List.copyOf(jms), List.copyOf(files));
+        List<HarnessInput> files = withIdenticalPairs(jms, generator.channel(Channel.FILE, inputs - inputs / 2),
+                pairsFor(inputs), random);
+        return new Backlog(List.copyOf(jms), List.copyOf(files), List.of());
+    }
+
+    /**
+     * Every input a Kafka record: made in two halves as the other modes make their two channels (each pair one copy
+     * in each half), then shuffled, so that the two copies of a pair come at random distances, some in one batch.
+     */
+    static Backlog generateKafka(int inputs, String runId, Random random, Path examplesDir) {
+        Generator generator = new Generator(runId, random, readExamples(examplesDir));
+        List<HarnessInput> first = generator.channel(Channel.KAFKA, inputs / 2);
+        List<HarnessInput> kafka = new ArrayList<>(first);
+        kafka.addAll(withIdenticalPairs(first, generator.channel(Channel.KAFKA, inputs - inputs / 2),
+                pairsFor(inputs), random));
+        Collections.shuffle(kafka, random);
+        return new Backlog(List.of(), List.of(), List.copyOf(kafka));
+    }
+
+    private static int pairsFor(int inputs) {
+        return Math.max(2, (int) Math.round(inputs * IDENTICAL_PAIR_SHARE));
     }
 
     /**
@@ -127,24 +151,28 @@ record Backlog(List<HarnessInput> jms, List<HarnessInput> files) {
         return result;
     }
 
-    /** Makes some valid files carry the exact bytes of a valid JMS input (under the file's own name). */
-    private static List<HarnessInput> withIdenticalPairs(List<HarnessInput> jms, List<HarnessInput> files, int pairs,
-            Random random) {
-        List<HarnessInput> validJms = new ArrayList<>(jms.stream().filter(input -> input.kind() == Kind.VALID).toList());
-        List<Integer> validFilePositions = new ArrayList<>();
-        for (int i = 0; i < files.size(); i++) {
-            if (files.get(i).kind() == Kind.VALID) {
-                validFilePositions.add(i);
+    /**
+     * Makes some valid inputs of {@code copies} carry the exact bytes of a valid input of {@code originals} (under
+     * their own tag, on their own channel): a JMS message and a file, or two Kafka records.
+     */
+    private static List<HarnessInput> withIdenticalPairs(List<HarnessInput> originals, List<HarnessInput> copies,
+            int pairs, Random random) {
+        List<HarnessInput> validOriginals = new ArrayList<>(originals.stream()
+                .filter(input -> input.kind() == Kind.VALID).toList());
+        List<Integer> validCopyPositions = new ArrayList<>();
+        for (int i = 0; i < copies.size(); i++) {
+            if (copies.get(i).kind() == Kind.VALID) {
+                validCopyPositions.add(i);
             }
         }
-        Collections.shuffle(validJms, random);
-        Collections.shuffle(validFilePositions, random);
-        List<HarnessInput> result = new ArrayList<>(files);
-        for (int pair = 0; pair < pairs && pair < validJms.size() && pair < validFilePositions.size(); pair++) {
-            HarnessInput original = validJms.get(pair);
-            int position = validFilePositions.get(pair);
-            HarnessInput file = result.get(position);
-            result.set(position, HarnessInput.of(file.tag(), Channel.FILE, Kind.VALID, original.requestId(), null,
+        Collections.shuffle(validOriginals, random);
+        Collections.shuffle(validCopyPositions, random);
+        List<HarnessInput> result = new ArrayList<>(copies);
+        for (int pair = 0; pair < pairs && pair < validOriginals.size() && pair < validCopyPositions.size(); pair++) {
+            HarnessInput original = validOriginals.get(pair);
+            int position = validCopyPositions.get(pair);
+            HarnessInput copy = result.get(position);
+            result.set(position, HarnessInput.of(copy.tag(), copy.channel(), Kind.VALID, original.requestId(), null,
                     original.bytes(), original.claimChecks(), false));
         }
         return result;

@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -51,13 +52,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the service jar as a separate process against a throwaway database, feeds it a backlog (half JMS, half
- * files; valid, rejected and poison inputs), kills it with SIGKILL and cuts it off from PostgreSQL while the
- * backlog drains, then accounts for every input: each valid one audited exactly once and forwarded, each
- * rejected or poison one dead-lettered with its exact bytes. Exits 0 only if nothing was lost or duplicated,
- * every promise held and health went DOWN in every outage.
+ * files, or in the Kafka mode all Kafka records; valid, rejected and poison inputs), kills it with SIGKILL, cuts it
+ * off from PostgreSQL and restarts its broker while the backlog drains, then accounts for every input: each valid one
+ * audited exactly once and forwarded, each rejected or poison one dead-lettered with its exact bytes. Exits 0 only if
+ * nothing was lost or duplicated, every promise held and health went DOWN in every outage.
  *
  * <p>{@code ./mvnw -B -Pfaults -DskipTests package} (reduced run), with {@code -Dfaults.args=--full} for the full
- * one; see README, "Reliability", and {@link HarnessOptions#USAGE}.
+ * one, {@code --topology} or {@code --kafka} for the other modes; see README, "Reliability", and
+ * {@link HarnessOptions#USAGE}.
  */
 public final class FaultHarness {
 
@@ -92,7 +94,7 @@ public final class FaultHarness {
 
     public static void main(String[] args) {
         HarnessOptions options = HarnessArguments.parseOrExit(args, HarnessOptions::parse);
-        quietTestcontainers();
+        quietLibraries();
         int exitCode;
         try {
             exitCode = new FaultHarness(options).run();
@@ -107,11 +109,17 @@ public final class FaultHarness {
 
     /**
      * TestDatabase asks Testcontainers for Docker first and falls back to the local PostgreSQL; without Docker
-     * that question logs a page of ERROR lines that would read like a harness failure.
+     * that question logs a page of ERROR lines that would read like a harness failure. The Kafka clients log every
+     * client's whole configuration, and a warning for every attempt to reach a Kafka the run has stopped: errors only.
      */
-    private static void quietTestcontainers() {
-        if (LoggerFactory.getLogger("org.testcontainers") instanceof ch.qos.logback.classic.Logger logger) {
-            logger.setLevel(ch.qos.logback.classic.Level.OFF);
+    private static void quietLibraries() {
+        quiet("org.testcontainers", ch.qos.logback.classic.Level.OFF);
+        quiet("org.apache.kafka", ch.qos.logback.classic.Level.ERROR);
+    }
+
+    private static void quiet(String loggerName, ch.qos.logback.classic.Level level) {
+        if (LoggerFactory.getLogger(loggerName) instanceof ch.qos.logback.classic.Logger logger) {
+            logger.setLevel(level);
         }
     }
 
@@ -124,10 +132,13 @@ public final class FaultHarness {
         log("%s run: %,d inputs, %d instance(s)%s, %d kills, %d outages of %d s, seed %d, work in %s", options.size(),
                 options.inputs(), options.instances(), options.topology() ? String.format(Locale.ROOT,
                         " on a standalone broker and a shared inbox, %d added, %d broker restarts", options.addedInstances(),
-                        options.brokerRestarts()) : "", options.kills(), options.outages(),
+                        options.brokerRestarts())
+                        : options.kafka() ? String.format(Locale.ROOT, " on a Kafka broker, %d Kafka restarts",
+                                options.brokerRestarts()) : "", options.kills(), options.outages(),
                 options.outageLength().toSeconds(), options.seed(), work);
 
-        Backlog backlog = Backlog.generate(options.inputs(), runId, random, Path.of("examples"), options.topology());
+        Backlog backlog = options.kafka() ? Backlog.generateKafka(options.inputs(), runId, random, Path.of("examples"))
+                : Backlog.generate(options.inputs(), runId, random, Path.of("examples"), options.topology());
         long distinctValid = backlog.all().stream().filter(input -> input.kind() == Kind.VALID)
                 .map(HarnessInput::sha256).distinct().count();
         long badInputs = backlog.count(Kind.REJECTED) + backlog.count(Kind.POISON) + backlog.count(Kind.UNSUPPORTED);
@@ -135,16 +146,19 @@ public final class FaultHarness {
 
         TestDatabase database = TestDatabase.createSeparate();
         ExternalArtemis broker = options.topology() ? ExternalArtemis.create(work.resolve("broker"), Map.of()) : null;
+        KafkaEntry kafka = options.kafka() ? KafkaEntry.start(work.resolve("kafka")) : null;
+        RestartedBroker restarted = broker != null ? new RestartedBroker(broker::stop, broker::kill, broker::start)
+                : kafka != null ? new RestartedBroker(kafka.broker()::stop, kafka.broker()::kill, kafka.broker()::start) : null;
         try (TcpProxy proxy = new TcpProxy(database.host(), database.port());
-                Instances instances = new Instances(database, proxy, broker, inbox, outbox, work, logs);
+                Instances instances = new Instances(database, proxy, broker, kafka, inbox, outbox, work, logs);
                 Connection sql = database.connect()) {
             // every exit path, also Ctrl-C: no new database connections for the service, then the service dies;
-            // TestDatabase's own hook drops the database, ExternalArtemis's kills the broker
+            // TestDatabase's own hook drops the database, ExternalArtemis's and KafkaBroker's kill the brokers
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 proxy.cut();
                 instances.close();
             }, "fault-harness-cleanup"));
-            Run run = new Run(instances, broker, proxy, sql, expectedRows);
+            Run run = new Run(instances, restarted, kafka, proxy, sql, expectedRows);
 
             for (int i = 0; i < options.instances(); i++) {
                 instances.add();
@@ -160,41 +174,59 @@ public final class FaultHarness {
             // Several instances drain a backlog faster than faults can be injected: in the topology mode it is fed in
             // slices, one more before each fault, so that every fault hits a backlog that is still draining.
             int slices = options.topology() ? plan.size() + 1 : 1;
-            Map<String, String> messageIds = new HashMap<>();
+            Map<String, String> sourceRefs = new HashMap<>();
             IntUnaryOperator feeder = slice -> {
                 try {
-                    messageIds.putAll(feed(slice(backlog.jms(), slice, slices), slice(backlog.files(), slice, slices), jms,
-                            inbox));
+                    sourceRefs.putAll(feed(backlog.slice(slice, slices), jms, kafka, inbox));
                 } catch (Exception e) {
                     throw new IllegalStateException("cannot feed slice " + (slice + 1) + " of the backlog", e);
                 }
                 return (int) Math.min(backlog.all().size(), (long) backlog.all().size() * (slice + 1) / slices);
             };
             feeder.applyAsInt(0);
-            log("backlog fed%s: %,d JMS messages (%d of them Map, Stream or Object), %,d files in all; %,d of %,d rows"
-                            + " committed so far", slices > 1 ? String.format(Locale.ROOT, " (first of %d slices)", slices) : "",
-                    backlog.jms().size(), backlog.count(Kind.UNSUPPORTED), backlog.files().size(), run.progress(), expectedRows);
-
-            run.injectFaults(plan, slices > 1 ? feeder : null, backlog.all().size());
-            boolean drained = run.awaitDrained(inbox, jms);
-            log("backlog %s: %,d of %,d rows; reading the output and dead-letter queues", drained ? "drained" : "NOT drained",
+            log("backlog fed%s: %s in all; %,d of %,d rows committed so far",
+                    slices > 1 ? String.format(Locale.ROOT, " (first of %d slices)", slices) : "", kafka != null
+                            ? String.format(Locale.ROOT, "%,d Kafka records", backlog.kafka().size())
+                            : String.format(Locale.ROOT, "%,d JMS messages (%d of them Map, Stream or Object), %,d files",
+                                    backlog.jms().size(), backlog.count(Kind.UNSUPPORTED), backlog.files().size()),
                     run.progress(), expectedRows);
 
-            int limit = options.inputs() * 3 + 1_000;
-            List<JmsClient.Received> outputs = jms.drain(OUTPUT_QUEUE, Duration.ofSeconds(3), limit, Duration.ofMinutes(10));
-            List<JmsClient.Received> deadLetterQueue = jms.drain(DEAD_LETTER_QUEUE, Duration.ofSeconds(3), limit,
-                    Duration.ofMinutes(5));
-            instances.stopAll();
-            log("service stopped; %,d output messages, %,d dead-letter queue messages", outputs.size(), deadLetterQueue.size());
+            run.injectFaults(plan, slices > 1 ? feeder : null, backlog.all().size());
+            boolean drained = run.awaitDrained(kafka != null ? kafka::committedToEnd
+                    : () -> jsonFilesIn(inbox) == 0 && run.inputQueueEmpty(jms));
+            log("backlog %s: %,d of %,d rows; reading the output and dead-letter %s", drained ? "drained" : "NOT drained",
+                    run.progress(), expectedRows, kafka != null ? "topics" : "queues");
 
-            Accounting.Result accounting = Accounting.account(backlog, sql, outputs, deadLetterQueue, inbox, outbox, messageIds);
+            List<Accounting.Sent> outputs;
+            List<Accounting.Sent> deadLetterCopies;
+            if (kafka != null) {
+                outputs = kafka.read(KafkaEntry.OUTPUT_TOPIC);
+                deadLetterCopies = kafka.read(KafkaEntry.DEAD_LETTER_TOPIC);
+            } else {
+                int limit = options.inputs() * 3 + 1_000;
+                outputs = jms.drain(OUTPUT_QUEUE, Duration.ofSeconds(3), limit, Duration.ofMinutes(10)).stream()
+                        .map(Accounting.Sent::of).toList();
+                deadLetterCopies = jms.drain(DEAD_LETTER_QUEUE, Duration.ofSeconds(3), limit, Duration.ofMinutes(5)).stream()
+                        .map(Accounting.Sent::of).toList();
+            }
+            instances.stopAll();
+            log("service stopped; %,d results, %,d dead-letter copies", outputs.size(), deadLetterCopies.size());
+
+            Accounting.Result accounting = Accounting.account(backlog, sql, outputs, deadLetterCopies, inbox, outbox,
+                    sourceRefs);
             List<String> problems = new ArrayList<>();
             if (!drained) {
                 problems.add("the backlog did not drain within " + options.drainTimeout().toSeconds() + " s after the last fault");
             }
+            FaultReport.Kafka offsets = kafka != null ? kafka.offsets() : null;
+            if (offsets != null) {
+                offsets.partitions().stream().filter(partition -> !partition.atEnd()).forEach(partition -> problems.add(
+                        "partition " + offsets.inputTopic() + "-" + partition.partition() + ": committed offset "
+                                + partition.committedOffset() + ", end offset " + partition.endOffset()));
+            }
             problems.addAll(run.faultProblems);
             problems.addAll(accounting.problems());
-            FaultReport report = report(backlog, distinctValid, run, accounting, duplicatesLogged(logs), problems,
+            FaultReport report = report(backlog, distinctValid, run, accounting, duplicatesLogged(logs), offsets, problems,
                     machine(sql));
 
             System.out.println();
@@ -208,6 +240,9 @@ public final class FaultHarness {
             log("results written to %s (and .md)", written);
             if (broker != null) {
                 broker.kill();
+            }
+            if (kafka != null) {
+                kafka.close();
             }
             if (report.passed() && !options.keepWork()) {
                 deleteRecursively(work);
@@ -228,6 +263,7 @@ public final class FaultHarness {
         private final TestDatabase database;
         private final TcpProxy proxy;
         private final ExternalArtemis broker;
+        private final KafkaEntry kafka;
         private final Path inbox;
         private final Path outbox;
         private final Path work;
@@ -235,11 +271,12 @@ public final class FaultHarness {
         private final int embeddedBrokerPort = FreePort.onLoopback();
         private final List<ServiceProcess> all = new ArrayList<>();
 
-        Instances(TestDatabase database, TcpProxy proxy, ExternalArtemis broker, Path inbox, Path outbox, Path work,
-                Path logs) {
+        Instances(TestDatabase database, TcpProxy proxy, ExternalArtemis broker, KafkaEntry kafka, Path inbox, Path outbox,
+                Path work, Path logs) {
             this.database = database;
             this.proxy = proxy;
             this.broker = broker;
+            this.kafka = kafka;
             this.inbox = inbox;
             this.outbox = outbox;
             this.work = work;
@@ -275,6 +312,9 @@ public final class FaultHarness {
                 // several JVMs share two cores: fewer batch sessions each, a smaller heap
                 properties.put("claimguard.jms.concurrent-consumers", "2");
             }
+            if (kafka != null) {
+                properties.putAll(kafka.serviceProperties());
+            }
             List<String> jvmOptions = broker == null ? ServiceProcess.DEFAULT_JVM_OPTIONS : List.of("-Xmx384m");
             ServiceProcess instance = new ServiceProcess(options.jar(), jvmOptions, properties,
                     Files.createDirectories(logs.resolve("instance-" + number)), managementPort);
@@ -297,7 +337,8 @@ public final class FaultHarness {
 
         String describe() {
             return all().stream().map(instance -> "pid " + instance.pid()).collect(Collectors.joining(", "))
-                    + (broker == null ? ", embedded broker " + embeddedBrokerUrl() : ", broker " + broker.url());
+                    + (broker == null ? ", embedded broker " + embeddedBrokerUrl() : ", broker " + broker.url())
+                    + (kafka == null ? "" : ", Kafka " + kafka.broker().bootstrapServers());
         }
 
         void stopAll() {
@@ -310,27 +351,29 @@ public final class FaultHarness {
         }
     }
 
-    /** Both channels at once; every file written under a temporary name and renamed, as writers must. */
-    /** Slice {@code index} of {@code count} equal slices of the inputs, in their order. */
-    private static List<HarnessInput> slice(List<HarnessInput> inputs, int index, int count) {
-        return inputs.subList(inputs.size() * index / count, inputs.size() * (index + 1) / count);
-    }
-
-    private Map<String, String> feed(List<HarnessInput> jmsInputs, List<HarnessInput> fileInputs, JmsClient jms, Path inbox)
-            throws Exception {
-        ExecutorService feeders = Executors.newFixedThreadPool(2);
+    /**
+     * Every channel at once; every file written under a temporary name and renamed, as writers must. Returns the
+     * {@code source_ref} of each input sent by JMS or Kafka, by tag.
+     */
+    private static Map<String, String> feed(Backlog inputs, JmsClient jms, KafkaEntry kafka, Path inbox) throws Exception {
+        ExecutorService feeders = Executors.newFixedThreadPool(3);
         try {
             Future<?> files = feeders.submit(() -> {
-                for (HarnessInput input : fileInputs) {
+                for (HarnessInput input : inputs.files()) {
                     Path temporary = inbox.resolve(input.tag() + ".tmp");
                     Files.write(temporary, input.bytes());
                     Files.move(temporary, inbox.resolve(input.fileName()), StandardCopyOption.ATOMIC_MOVE);
                 }
                 return null;
             });
-            Future<Map<String, String>> messages = feeders.submit(() -> jms.send(INPUT_QUEUE, jmsInputs));
+            Future<Map<String, String>> messages = feeders.submit(() -> inputs.jms().isEmpty() ? Map.<String, String>of()
+                    : jms.send(INPUT_QUEUE, inputs.jms()));
+            Future<Map<String, String>> records = feeders.submit(() -> inputs.kafka().isEmpty() ? Map.<String, String>of()
+                    : kafka.produce(inputs.kafka()));
             files.get(10, TimeUnit.MINUTES);
-            return messages.get(10, TimeUnit.MINUTES);
+            Map<String, String> sourceRefs = new HashMap<>(messages.get(10, TimeUnit.MINUTES));
+            sourceRefs.putAll(records.get(10, TimeUnit.MINUTES));
+            return sourceRefs;
         } finally {
             feeders.shutdownNow();
         }
@@ -355,11 +398,16 @@ public final class FaultHarness {
         return plan;
     }
 
+    /** The broker a run restarts: the standalone Artemis broker (topology mode) or Kafka (Kafka mode). */
+    private record RestartedBroker(Runnable stop, Runnable kill, Runnable start) {
+    }
+
     /** The state of one run while faults are injected. */
     private final class Run {
 
         private final Instances instances;
-        private final ExternalArtemis broker;
+        private final RestartedBroker broker;
+        private final KafkaEntry kafka;
         private final TcpProxy proxy;
         private final Connection sql;
         private final long expectedRows;
@@ -369,9 +417,10 @@ public final class FaultHarness {
         private final List<FaultReport.Added> added = new ArrayList<>();
         private final List<String> faultProblems = new ArrayList<>();
 
-        Run(Instances instances, ExternalArtemis broker, TcpProxy proxy, Connection sql, long expectedRows) {
+        Run(Instances instances, RestartedBroker broker, KafkaEntry kafka, TcpProxy proxy, Connection sql, long expectedRows) {
             this.instances = instances;
             this.broker = broker;
+            this.kafka = kafka;
             this.proxy = proxy;
             this.sql = sql;
             this.expectedRows = expectedRows;
@@ -462,27 +511,33 @@ public final class FaultHarness {
         }
 
         /**
-         * The standalone broker stopped (gracefully, or with SIGKILL on every second restart) and started again after
-         * a few seconds: every instance must reconnect by itself and be ready again, with the same pid.
+         * The standalone broker (or Kafka) stopped, gracefully or with SIGKILL on every second restart, and started
+         * again after as long as a database outage lasts: every instance must reconnect by itself and be ready again,
+         * with the same pid; with Kafka, the consumer must also commit offsets again. Readiness must say DOWN while
+         * the Artemis broker is away; while Kafka is, it is only recorded (the service promises readiness DOWN for its
+         * JMS broker, not for Kafka).
          */
         private void brokerRestart() {
             int number = brokerRestarts.size() + 1;
+            String name = kafka != null ? "Kafka" : "broker";
             boolean graceful = number % 2 == 1;
             double at = share();
             Map<ServiceProcess, Long> pids = new LinkedHashMap<>();
             instances.all().forEach(instance -> pids.put(instance, instance.pid()));
+            // nothing can be committed while Kafka is away: any offset beyond these is committed after its start
+            long committedBefore = kafka != null ? kafka.committed() : 0;
             Instant down = Instant.now();
             if (graceful) {
-                broker.stop();
+                broker.stop().run();
             } else {
-                broker.kill();
+                broker.kill().run();
             }
-            log("broker restart #%d (%s) at %.0f%% of the backlog", number, graceful ? "graceful" : "kill -9", at * 100);
+            log("%s restart #%d (%s) at %.0f%% of the backlog", name, number, graceful ? "graceful" : "kill -9", at * 100);
             boolean[] downSeen = {false};
             // away as long as a database outage: 8 s in the reduced run, 30 s in the full one
             Instant restartDue = down.plus(options.outageLength());
-            // readiness must say DOWN while the broker is away, and answer at once
-            await("broker away").atMost(options.outageLength().plusSeconds(30)).pollDelay(Duration.ZERO)
+            // readiness must say DOWN while the Artemis broker is away, and answer at once
+            await(name + " away").atMost(options.outageLength().plusSeconds(30)).pollDelay(Duration.ZERO)
                     .pollInterval(Duration.ofMillis(500)).until(() -> {
                         for (ServiceProcess instance : pids.keySet()) {
                             if (instance.status("/actuator/health/readiness", Duration.ofSeconds(2)) == 503) {
@@ -491,29 +546,32 @@ public final class FaultHarness {
                         }
                         return Instant.now().isAfter(restartDue);
                     });
-            broker.start();
+            broker.start().run();
             double secondsDown = secondsSince(down);
             Instant restarted = Instant.now();
             boolean recovered;
             try {
-                await("every instance ready after broker restart #" + number).atMost(RECOVERY_PATIENCE)
+                await("every instance ready after " + name + " restart #" + number).atMost(RECOVERY_PATIENCE)
                         .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250))
                         .until(() -> pids.keySet().stream().allMatch(instance -> instance.alive()
-                                && instance.status("/actuator/health/readiness", Duration.ofSeconds(5)) == 200));
+                                && instance.status("/actuator/health/readiness", Duration.ofSeconds(5)) == 200)
+                                && (kafka == null || kafka.committed() > committedBefore || kafka.committedToEnd()));
                 recovered = pids.entrySet().stream().allMatch(entry -> entry.getKey().pid() == entry.getValue());
             } catch (ConditionTimeoutException e) {
                 recovered = false;
             }
             double toReady = secondsSince(restarted);
             brokerRestarts.add(new FaultReport.BrokerRestart(number, at, graceful, secondsDown, downSeen[0], recovered, toReady));
-            log("broker restart #%d: down %.1f s, readiness DOWN seen: %s, every instance ready %.1f s after the start%s",
-                    number, secondsDown, downSeen[0] ? "yes" : "NO", toReady, recovered ? ", same pids" : ", NOT RECOVERED");
-            if (!downSeen[0]) {
+            log("%s restart #%d: down %.1f s, readiness DOWN seen: %s, every instance ready%s %.1f s after the start%s", name,
+                    number, secondsDown, downSeen[0] ? "yes" : "no", kafka != null ? " and committing" : "", toReady,
+                    recovered ? ", same pids" : ", NOT RECOVERED");
+            if (!downSeen[0] && kafka == null) {
                 faultProblems.add("broker restart #" + number + ": no instance's readiness answered 503 while the broker was down");
             }
             if (!recovered) {
-                faultProblems.add("broker restart #" + number + ": the instances were not ready again within "
-                        + RECOVERY_PATIENCE.toSeconds() + " s without a restart");
+                faultProblems.add(name + " restart #" + number + ": the instances were not ready"
+                        + (kafka != null ? " and committing" : "") + " again within " + RECOVERY_PATIENCE.toSeconds()
+                        + " s without a restart");
                 pids.keySet().forEach(instance -> {
                     instance.kill();
                     instance.start();
@@ -587,8 +645,11 @@ public final class FaultHarness {
             }
         }
 
-        /** Waits until the inbox and the input queue are empty and the rows are complete (or have stopped coming). */
-        boolean awaitDrained(Path inbox, JmsClient jms) {
+        /**
+         * Waits until every input is taken (the inbox and the input queue are empty, or the Kafka offsets are at the
+         * end) and the rows are complete (or have stopped coming).
+         */
+        boolean awaitDrained(Callable<Boolean> everyInputTaken) {
             Instant[] lastChange = {Instant.now()};
             long[] lastProgress = {-1};
             try {
@@ -599,9 +660,8 @@ public final class FaultHarness {
                                 lastProgress[0] = rows;
                                 lastChange[0] = Instant.now();
                             }
-                            boolean empty = jsonFilesIn(inbox) == 0 && inputQueueEmpty(jms);
                             boolean settled = rows >= expectedRows || lastChange[0].plus(SETTLED).isBefore(Instant.now());
-                            return empty && settled;
+                            return settled && everyInputTaken.call();
                         });
                 return true;
             } catch (ConditionTimeoutException e) {
@@ -610,8 +670,8 @@ public final class FaultHarness {
         }
 
         /** The embedded broker's depth from the service's metrics; the standalone broker's by browsing the queue. */
-        private boolean inputQueueEmpty(JmsClient jms) throws Exception {
-            if (broker != null) {
+        boolean inputQueueEmpty(JmsClient jms) throws Exception {
+            if (options.topology()) {
                 return jms.depth(INPUT_QUEUE) == 0;
             }
             Map<String, Double> metrics = metrics(instances.all().get(0));
@@ -695,10 +755,10 @@ public final class FaultHarness {
     }
 
     private FaultReport report(Backlog backlog, long distinctValid, Run run, Accounting.Result accounting,
-            long duplicatesAbsorbed, List<String> problems, String machine) {
+            long duplicatesAbsorbed, FaultReport.Kafka kafka, List<String> problems, String machine) {
         Accounting.Outcomes outcomes = accounting.outcomes();
         FaultReport.Inputs inputs = new FaultReport.Inputs(backlog.all().size(), backlog.jms().size(), backlog.files().size(),
-                backlog.count(Kind.VALID), distinctValid, backlog.identicalPairs(), backlog.count(Kind.REJECTED),
+                backlog.kafka().size(), backlog.count(Kind.VALID), distinctValid, backlog.identicalPairs(), backlog.count(Kind.REJECTED),
                 backlog.count(Kind.POISON), backlog.count(Kind.UNSUPPORTED),
                 backlog.all().stream().filter(input -> input.body() == HarnessInput.Body.UNDECODABLE_TEXT).count());
         double secondsCut = run.outages.stream().mapToDouble(FaultReport.Outage::seconds).sum();
@@ -709,11 +769,13 @@ public final class FaultHarness {
                 && (options.outages() == 0 || healthDown)
                 && run.kills.size() == options.kills() && run.outages.size() == options.outages()
                 && run.brokerRestarts.size() == options.brokerRestarts()
-                && run.brokerRestarts.stream().allMatch(restart -> restart.recoveredWithoutRestart() && restart.readinessDown())
-                && run.added.size() == options.addedInstances();
+                && run.brokerRestarts.stream().allMatch(restart -> restart.recoveredWithoutRestart()
+                        && (restart.readinessDown() || options.kafka()))
+                && run.added.size() == options.addedInstances()
+                && (kafka == null || kafka.committedToEnd());
         List<String> listed = problems.stream().limit(FaultReport.LISTED_PROBLEMS).toList();
         return new FaultReport(options.size(), options.seed(), started.toString(), secondsSince(started), machine, inputs,
-                faults, outcomes, duplicatesAbsorbed, healthDown, passed, listed);
+                faults, outcomes, duplicatesAbsorbed, healthDown, kafka, passed, listed);
     }
 
     private static String machine(Connection sql) throws SQLException {

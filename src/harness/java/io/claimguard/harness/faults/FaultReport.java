@@ -16,6 +16,7 @@ import tools.jackson.databind.json.JsonMapper;
  * @param duplicatesAbsorbed inputs the service logged as {@code duplicate} (their bytes already had a row): the
  *     second copy of each identical pair, plus every input a kill caught between its audit commit and its
  *     acknowledgement. It shows that the kills hit the window the unique key is there for.
+ * @param kafka the Kafka mode's offsets; null in the other modes
  */
 record FaultReport(
         String size,
@@ -28,6 +29,7 @@ record FaultReport(
         Accounting.Outcomes outcomes,
         long duplicatesAbsorbed,
         boolean healthDownInEveryOutage,
+        Kafka kafka,
         boolean passed,
         List<String> problems) {
 
@@ -38,22 +40,43 @@ record FaultReport(
      * @param unsupported Map, Stream and Object messages (topology runs), dead-lettered as message_type.unsupported
      * @param undecodable text messages no JMS client can decode (topology runs), counted among the rejected ones
      */
-    record Inputs(int total, int jms, int files, long valid, long distinctValid, long identicalPairs, long rejected,
-            long poison, long unsupported, long undecodable) {
+    record Inputs(int total, int jms, int files, int kafka, long valid, long distinctValid, long identicalPairs,
+            long rejected, long poison, long unsupported, long undecodable) {
     }
 
-    /** @param instances instances at the start: 1 with the embedded broker, more on a standalone broker */
+    /**
+     * @param instances instances at the start: 1 with the embedded broker, more on a standalone broker
+     * @param brokerRestarts restarts of the standalone Artemis broker (topology mode) or of Kafka (Kafka mode)
+     */
     record Faults(int instances, int kills, List<Kill> killLog, int outages, double secondsCut, List<Outage> outageLog,
             List<BrokerRestart> brokerRestarts, List<Added> added) {
     }
 
     /**
      * @param readinessDown some instance's readiness answered 503 while the broker was away
-     * @param recoveredWithoutRestart every instance was ready again, with the same pid
-     * @param secondsToReady from the broker's start until every instance was ready
+     * @param recoveredWithoutRestart every instance was ready again, with the same pid (with Kafka: and offsets were
+     *     committed again)
+     * @param secondsToReady from the broker's start until every instance was ready (and committing offsets)
      */
     record BrokerRestart(int number, double atProgress, boolean graceful, double secondsDown, boolean readinessDown,
             boolean recoveredWithoutRestart, double secondsToReady) {
+    }
+
+    /**
+     * The Kafka mode's end: where the consumer group stands on each partition of the input topic.
+     *
+     * @param committedToEnd every partition's committed offset is its end offset: every record was taken for good
+     */
+    record Kafka(String inputTopic, List<Partition> partitions, boolean committedToEnd) {
+    }
+
+    /** @param committedOffset null when the group has committed none on the partition */
+    record Partition(int partition, long endOffset, Long committedOffset) {
+
+        /** No record of the partition is left to take (an empty one needs no commit). */
+        boolean atEnd() {
+            return endOffset == (committedOffset == null ? 0 : committedOffset);
+        }
     }
 
     /** An instance started while the backlog drained. */
@@ -88,9 +111,12 @@ record FaultReport(
                     faults.instances(), faults.added().size())});
         }
         rows.add(new String[] {"inputs", String.format(Locale.ROOT,
-                "%,d (%,d JMS, %,d files): %,d valid (%,d distinct, %,d identical JMS/file pairs), %,d rejected, %,d poison%s",
-                inputs.total(), inputs.jms(), inputs.files(), inputs.valid(), inputs.distinctValid(),
-                inputs.identicalPairs(), inputs.rejected(), inputs.poison(), inputs.unsupported() == 0 ? ""
+                "%,d (%s): %,d valid (%,d distinct, %,d identical %s pairs), %,d rejected, %,d poison%s",
+                inputs.total(), kafka != null
+                        ? String.format(Locale.ROOT, "Kafka records on %d partitions", kafka.partitions().size())
+                        : String.format(Locale.ROOT, "%,d JMS, %,d files", inputs.jms(), inputs.files()),
+                inputs.valid(), inputs.distinctValid(), inputs.identicalPairs(), kafka != null ? "record" : "JMS/file",
+                inputs.rejected(), inputs.poison(), inputs.unsupported() == 0 ? ""
                         : String.format(Locale.ROOT, ", %,d Map/Stream/Object messages, %,d of the rejected undecodable text",
                                 inputs.unsupported(), inputs.undecodable()))});
         rows.add(new String[] {"faults injected", String.format(Locale.ROOT,
@@ -101,18 +127,35 @@ record FaultReport(
                 "%,d of %,d distinct valid inputs, exactly once (%,d audit rows, %,d claim_check rows, complete: %s)",
                 o.audited(), inputs.distinctValid(), o.auditRows(), o.claimCheckRows(), yesNo(o.claimChecksComplete()))});
         rows.add(new String[] {"duplicates absorbed", String.format(Locale.ROOT,
-                "%,d byte-identical deliveries made no new row (%,d second copies of the pairs, %,d redelivered after a kill)",
-                duplicatesAbsorbed, inputs.identicalPairs(), Math.max(0, duplicatesAbsorbed - inputs.identicalPairs()))});
+                "%,d byte-identical deliveries made no new row (%,d second copies of the pairs, %,d %s)",
+                duplicatesAbsorbed, inputs.identicalPairs(), Math.max(0, duplicatesAbsorbed - inputs.identicalPairs()),
+                kafka != null ? "read again after a kill or a Kafka restart" : "redelivered after a kill")});
         rows.add(new String[] {"dead-lettered", String.format(Locale.ROOT,
-                "%,d of %,d (%,d rejected, %,d processing_failed; %,d on the DLQ, %,d in .error/), exact bytes: %s",
+                "%,d of %,d (%,d rejected, %,d processing_failed; %s), exact bytes: %s",
                 o.deadLettered(), inputs.rejected() + inputs.poison() + inputs.unsupported(), o.deadLetteredRejected(),
-                o.deadLetteredPoison(),
-                o.dlqMessages(), o.errorFiles(), yesNo(o.deadLetterBytesExact()))});
-        rows.add(new String[] {"forwarded", String.format(Locale.ROOT,
-                "%,d of %,d audited (%,d output messages, %,d of them again after a crash; %,d outbox files)",
-                o.forwarded(), o.audited(), o.outputMessages(), o.reforwarded(), o.outboxFiles())});
-        rows.add(new String[] {"files", String.format(Locale.ROOT, "%,d in .done/, %,d in .error/, %,d left in the inbox",
-                o.doneFiles(), o.errorFiles(), o.leftInInbox())});
+                o.deadLetteredPoison(), kafka != null
+                        ? String.format(Locale.ROOT, "%,d records on the dead-letter topic", o.dlqMessages())
+                        : String.format(Locale.ROOT, "%,d on the DLQ, %,d in .error/", o.dlqMessages(), o.errorFiles()),
+                yesNo(o.deadLetterBytesExact()))});
+        rows.add(new String[] {"forwarded", kafka != null
+                ? String.format(Locale.ROOT, "%,d of %,d audited (%,d results on the output topic, %,d of them redelivered)",
+                        o.forwarded(), o.audited(), o.outputMessages(), o.reforwarded())
+                : String.format(Locale.ROOT, "%,d of %,d audited (%,d output messages, %,d of them again after a crash;"
+                        + " %,d outbox files)", o.forwarded(), o.audited(), o.outputMessages(), o.reforwarded(), o.outboxFiles())});
+        if (kafka != null) {
+            rows.add(new String[] {"offsets committed", String.format(Locale.ROOT, "%s at the end of %d of %d partitions (%s)",
+                    yesNo(kafka.committedToEnd()), kafka.partitions().stream()
+                            .filter(Partition::atEnd).count(),
+                    kafka.partitions().size(), String.join(", ", kafka.partitions().stream()
+                            .map(partition -> String.format(Locale.ROOT, "%s-%d: %s of %,d", kafka.inputTopic(),
+                                    partition.partition(), partition.committedOffset() == null ? "none"
+                                            : String.format(Locale.ROOT, "%,d", partition.committedOffset()),
+                                    partition.endOffset()))
+                            .toList()))});
+        } else {
+            rows.add(new String[] {"files", String.format(Locale.ROOT, "%,d in .done/, %,d in .error/, %,d left in the inbox",
+                    o.doneFiles(), o.errorFiles(), o.leftInInbox())});
+        }
         rows.add(new String[] {"lost", String.format(Locale.ROOT, "%,d", o.lost())});
         rows.add(new String[] {"duplicated audit rows", String.format(Locale.ROOT, "%,d", o.duplicatedAuditRows())});
         rows.add(new String[] {"other problems", String.format(Locale.ROOT, "%,d", o.otherProblems())});
@@ -124,11 +167,12 @@ record FaultReport(
                 + String.join(", ", faults.outageLog().stream().map(outage -> outage.recoveredWithoutRestart()
                         ? String.format(Locale.ROOT, "%.1f s after", outage.secondsToRecover()) : "NO").toList()) + ")"});
         if (!faults.brokerRestarts().isEmpty()) {
-            rows.add(new String[] {"broker restarts", String.join(", ", faults.brokerRestarts().stream()
+            rows.add(new String[] {restartsName(), String.join(", ", faults.brokerRestarts().stream()
                     .map(restart -> String.format(Locale.ROOT, "%s at %.0f%%, down %.0f s, readiness DOWN: %s, every instance"
-                                    + " ready %.1f s after: %s", restart.graceful() ? "graceful" : "kill -9",
+                                    + " ready%s %.1f s after: %s", restart.graceful() ? "graceful" : "kill -9",
                             restart.atProgress() * 100, restart.secondsDown(), yesNo(restart.readinessDown()),
-                            restart.secondsToReady(), restart.recoveredWithoutRestart() ? "yes, same pids" : "NO"))
+                            kafka != null ? " and committing offsets" : "", restart.secondsToReady(),
+                            restart.recoveredWithoutRestart() ? "yes, same pids" : "NO"))
                     .toList())});
         }
         rows.add(new String[] {"wall time", String.format(Locale.ROOT, "%.0f s", wallSeconds)});
@@ -153,6 +197,18 @@ record FaultReport(
                     yesNo(outage.livenessUp()), outage.recoveredWithoutRestart()
                             ? String.format(Locale.ROOT, "yes, %.1f s after", outage.secondsToRecover()) : "NO"));
         }
+        if (!faults.brokerRestarts().isEmpty()) {
+            text.append("\n## ").append(Character.toUpperCase(restartsName().charAt(0))).append(restartsName().substring(1))
+                    .append("\n\n| # | at backlog | how | away | readiness 503 | ready again")
+                    .append(kafka != null ? " and committing" : "").append(" | same pids |\n"
+                            + "|---|---|---|---|---|---|---|\n");
+            for (BrokerRestart restart : faults.brokerRestarts()) {
+                text.append(String.format(Locale.ROOT, "| %d | %.0f%% | %s | %.1f s | %s | %.1f s after the start | %s |%n",
+                        restart.number(), restart.atProgress() * 100, restart.graceful() ? "graceful" : "kill -9",
+                        restart.secondsDown(), yesNo(restart.readinessDown()), restart.secondsToReady(),
+                        yesNo(restart.recoveredWithoutRestart())));
+            }
+        }
         if (!problems.isEmpty()) {
             text.append("\n## Problems\n\n");
             problems.forEach(problem -> text.append("- ").append(problem).append('\n'));
@@ -168,6 +224,10 @@ record FaultReport(
                 + "\n", StandardCharsets.UTF_8);
         Files.writeString(directory.resolve("faults-" + stamp + ".md"), markdown(), StandardCharsets.UTF_8);
         return json;
+    }
+
+    private String restartsName() {
+        return kafka != null ? "Kafka restarts" : "broker restarts";
     }
 
     private static String shares(List<Double> shares) {

@@ -13,8 +13,8 @@ import java.util.List;
  * What one harness run does. The reduced run (the default, for CI) and {@code --full} (the issue's run) differ in
  * size only; every figure can be overridden on the command line.
  *
- * @param size {@code reduced}, {@code full} or {@code custom} (when a figure was overridden)
- * @param inputs how many inputs, half by JMS and half as files
+ * @param size {@code reduced}, {@code full} or {@code custom} (when a figure was overridden), with the mode's name
+ * @param inputs how many inputs, half by JMS and half as files (in the Kafka mode all of them Kafka records)
  * @param kills how many times the service is killed with SIGKILL and restarted
  * @param outages how many times the service is cut off from PostgreSQL
  * @param outageLength how long each outage lasts
@@ -26,7 +26,9 @@ import java.util.List;
  * @param instances 1: the service alone with its embedded broker; more: the topology mode, that many instances on a
  *     standalone Artemis broker and one shared inbox, with protocol-level poison in the backlog
  * @param addedInstances instances started while the backlog drains (topology mode)
- * @param brokerRestarts restarts of the standalone broker while the backlog drains, graceful and SIGKILL in turn
+ * @param brokerRestarts restarts of the standalone broker while the backlog drains, graceful and SIGKILL in turn: the
+ *     Artemis broker in the topology mode, the Kafka broker in the Kafka mode
+ * @param kafka the Kafka mode: the service alone with its Kafka entry on, every input a record on the Kafka input topic
  */
 public record HarnessOptions(
         String size,
@@ -41,15 +43,16 @@ public record HarnessOptions(
         boolean keepWork,
         int instances,
         int addedInstances,
-        int brokerRestarts) {
+        int brokerRestarts,
+        boolean kafka) {
 
     boolean topology() {
         return instances > 1;
     }
 
     static final String USAGE = """
-            usage: FaultHarness [--full] [--topology] [--inputs N] [--kills K] [--outages O] [--outage-seconds D]
-                                [--instances I] [--added-instances A] [--broker-restarts B]
+            usage: FaultHarness [--full] [--topology | --kafka] [--inputs N] [--kills K] [--outages O]
+                                [--outage-seconds D] [--instances I] [--added-instances A] [--broker-restarts B]
                                 [--drain-timeout-seconds S] [--seed X] [--jar target/claimguard-*.jar]
                                 [--results bench/results] [--keep-work]
               default (reduced, for CI): 1000 inputs, 2 kills, 2 outages of 8 s
@@ -58,20 +61,27 @@ public record HarnessOptions(
                                          added and 2 broker restarts (graceful, then kill -9) on top; kills hit a
                                          random instance; Map, Stream and Object messages in the backlog
                                          (reduced: 4000 inputs, 2 kills, 1 outage of 8 s; with --full as above)
+              --kafka:                   the service with its Kafka entry on a Kafka broker, every input a Kafka
+                                         record; 2 Kafka restarts (graceful, then kill -9) on top
+                                         (reduced: 2000 inputs, 2 kills, 1 outage of 8 s; with --full as above)
             """;
 
     static HarnessOptions parse(String[] args) {
         boolean full = List.of(args).contains("--full");
         boolean topology = List.of(args).contains("--topology");
-        String size = (full ? "full" : "reduced") + (topology ? " topology" : "");
+        boolean kafka = List.of(args).contains("--kafka");
+        if (topology && kafka) {
+            throw new IllegalArgumentException("--topology and --kafka are two modes: choose one\n" + USAGE);
+        }
+        String size = (full ? "full" : "reduced") + (topology ? " topology" : kafka ? " kafka" : "");
         int instances = topology ? 3 : 1;
         int addedInstances = topology ? 1 : 0;
-        int brokerRestarts = topology ? 2 : 0;
-        // three instances drain a backlog several times faster: the reduced topology run needs more inputs, so that its
-        // faults hit a backlog still draining
-        int inputs = full ? 10_000 : topology ? 4_000 : 1_000;
+        int brokerRestarts = topology || kafka ? 2 : 0;
+        // three instances, or Kafka's batches of 100, drain a backlog several times faster: the reduced run needs more
+        // inputs, so that its faults hit a backlog still draining
+        int inputs = full ? 10_000 : topology ? 4_000 : kafka ? 2_000 : 1_000;
         int kills = full ? 5 : 2;
-        int outages = full || !topology ? 2 : 1;
+        int outages = full || !(topology || kafka) ? 2 : 1;
         long outageSeconds = full ? 30 : 8;
         long drainSeconds = full ? 900 : 180;
         long seed = System.nanoTime();
@@ -81,7 +91,7 @@ public record HarnessOptions(
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             switch (option) {
-                case "--full", "--topology" -> { }
+                case "--full", "--topology", "--kafka" -> { }
                 case "--instances" -> { instances = positive(option, value(args, ++i, option, USAGE)); size = "custom"; }
                 case "--added-instances" -> { addedInstances = notNegative(option, value(args, ++i, option, USAGE)); size = "custom"; }
                 case "--broker-restarts" -> { brokerRestarts = notNegative(option, value(args, ++i, option, USAGE)); size = "custom"; }
@@ -98,12 +108,15 @@ public record HarnessOptions(
                 default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
             }
         }
+        if (kafka && instances > 1) {
+            throw new IllegalArgumentException("the Kafka mode runs one instance; --instances is for the topology mode");
+        }
         if (inputs < 100) {
             // the mix (rejected, poison, identical pairs) needs a few of each on both channels
             throw new IllegalArgumentException("--inputs must be at least 100, got " + inputs);
         }
         return new HarnessOptions(size, inputs, kills, outages, Duration.ofSeconds(outageSeconds),
                 Duration.ofSeconds(drainSeconds), seed, jar != null ? jar : ServiceProcess.findJar(), results, keepWork,
-                instances, addedInstances, brokerRestarts);
+                instances, addedInstances, brokerRestarts, kafka);
     }
 }

@@ -1,0 +1,114 @@
+package io.claimguard.harness.faults;
+
+import io.claimguard.testkit.HarnessInput;
+import io.claimguard.testkit.KafkaBroker;
+import io.claimguard.testkit.KafkaClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The Kafka mode's broker and topics, seen as a producer of inputs and a reader of ClaimGuard's topics see them: a real
+ * Kafka broker ({@link KafkaBroker}) with the service's default topics, the input topic in {@link #PARTITIONS}
+ * partitions, and the service's default consumer group.
+ */
+final class KafkaEntry implements AutoCloseable {
+
+    /** The service's defaults ({@code claimguard.kafka.*}): the harness runs the jar with them. */
+    static final String INPUT_TOPIC = "verifier.results";
+    static final String OUTPUT_TOPIC = "verifier.effective";
+    static final String DEAD_LETTER_TOPIC = "verifier.results.DLT";
+    static final String GROUP = "claimguard";
+    static final int PARTITIONS = 3;
+
+    /**
+     * A consumer killed with SIGKILL keeps its partitions until its session times out (45 s by default), and its
+     * restarted successor waits that long for them; 10 s keeps a run's kills apart without false expiries.
+     */
+    private static final String SESSION_TIMEOUT_MS = "10000";
+    /** Reading a topic back: it is complete long before this, unless records are missing. */
+    private static final Duration READ_PATIENCE = Duration.ofMinutes(2);
+
+    private final KafkaBroker broker;
+    private final KafkaClient client;
+
+    private KafkaEntry(KafkaBroker broker) {
+        this.broker = broker;
+        this.client = new KafkaClient(broker.bootstrapServers());
+    }
+
+    /** Formats and starts a broker in {@code folder} and creates the three topics. */
+    static KafkaEntry start(Path folder) {
+        KafkaBroker broker = KafkaBroker.create(folder);
+        broker.createTopics(PARTITIONS, INPUT_TOPIC, OUTPUT_TOPIC, DEAD_LETTER_TOPIC);
+        return new KafkaEntry(broker);
+    }
+
+    KafkaBroker broker() {
+        return broker;
+    }
+
+    /** What the service needs to consume from this broker, beside its defaults. */
+    Map<String, String> serviceProperties() {
+        return Map.of("claimguard.kafka.enabled", "true",
+                "claimguard.kafka.bootstrap-servers", broker.bootstrapServers(),
+                "camel.component.kafka.session-timeout-ms", SESSION_TIMEOUT_MS);
+    }
+
+    /** Produces the inputs, keyed by their tag; returns the {@code source_ref} each one gets, by tag. */
+    Map<String, String> produce(List<HarnessInput> inputs) {
+        List<RecordMetadata> written = client.produceKeyed(INPUT_TOPIC, inputs.stream()
+                .map(input -> Map.entry(input.tag(), input.bytes())).toList());
+        Map<String, String> sourceRefs = new HashMap<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            RecordMetadata record = written.get(i);
+            sourceRefs.put(inputs.get(i).tag(), record.topic() + "-" + record.partition() + "@" + record.offset());
+        }
+        return sourceRefs;
+    }
+
+    /** Records of the input topic the group has committed, over all partitions: it grows only as batches complete. */
+    long committed() {
+        return client.committedOffsets(GROUP).entrySet().stream()
+                .filter(entry -> entry.getKey().topic().equals(INPUT_TOPIC))
+                .mapToLong(entry -> entry.getValue().offset()).sum();
+    }
+
+    /** Every partition's committed offset is its end offset: every record produced so far was taken for good. */
+    boolean committedToEnd() {
+        return offsets().committedToEnd();
+    }
+
+    /** Where the group stands on each partition of the input topic. */
+    FaultReport.Kafka offsets() {
+        Map<TopicPartition, Long> ends = client.endOffsets(INPUT_TOPIC);
+        Map<TopicPartition, OffsetAndMetadata> committed = client.committedOffsets(GROUP);
+        List<FaultReport.Partition> partitions = new ArrayList<>();
+        ends.forEach((partition, end) -> {
+            OffsetAndMetadata offset = committed.get(partition);
+            partitions.add(new FaultReport.Partition(partition.partition(), end, offset == null ? null : offset.offset()));
+        });
+        partitions.sort(Comparator.comparingInt(FaultReport.Partition::partition));
+        return new FaultReport.Kafka(INPUT_TOPIC, partitions, partitions.stream().allMatch(FaultReport.Partition::atEnd));
+    }
+
+    /** Every record on the topic, from the beginning to its end offsets as they are now. */
+    List<Accounting.Sent> read(String topic) {
+        long records = client.endOffsets(topic).values().stream().mapToLong(Long::longValue).sum();
+        return client.readFromBeginning(topic, READ_PATIENCE, read -> read.size() >= records).stream()
+                .map(Accounting.Sent::of).toList();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        broker.kill();
+    }
+}
