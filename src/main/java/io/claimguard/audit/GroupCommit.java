@@ -16,8 +16,9 @@ import java.util.function.Predicate;
  * a batch of one, so nothing waits for a batch to fill.
  *
  * <p>A failing batch fails every caller with the same failure when {@code wholeBatchFailure} says the failure
- * is not about the items (the database is unreachable); otherwise its items are written again one at a time, so
- * that one item the database refuses fails alone and the others succeed.
+ * is not about the items (the database is unreachable); otherwise it is written again in two halves, each split
+ * again while it fails, so that one item the database refuses fails alone and the others succeed: a batch of n
+ * with one such item takes about 2 log2(n) writes more, where writing its items one at a time took n.
  *
  * @param <T> what callers hand in
  * @param <R> what each caller gets back
@@ -45,7 +46,7 @@ public final class GroupCommit<T, R> implements AutoCloseable {
         /** A batch of this many items was written (a re-written single item included). */
         void written(int size);
 
-        /** A batch of this many items failed for one of its items and is written again one at a time. */
+        /** A batch of this many items failed for one of its items and is written again in two halves. */
         void split(int size);
     }
 
@@ -135,9 +136,11 @@ public final class GroupCommit<T, R> implements AutoCloseable {
             if (batch.size() == 1 || wholeBatchFailure.test(failure)) {
                 batch.forEach(pending -> pending.result.completeExceptionally(failure));
             } else {
-                // the statement failed for something in it: find out which item, one at a time
+                // the statement failed for something in it: find out which item, by halving
                 listener.split(batch.size());
-                batch.forEach(pending -> write(List.of(pending)));
+                int half = batch.size() / 2;
+                write(batch.subList(0, half));
+                write(batch.subList(half, batch.size()));
             }
             return;
         }

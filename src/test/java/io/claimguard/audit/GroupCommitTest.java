@@ -84,7 +84,7 @@ class GroupCommitTest {
     }
 
     @Test
-    @DisplayName("Scenario: A batch that fails for one of its inputs is written again one input at a time, and only that input fails")
+    @DisplayName("Scenario: A batch that fails for one of its inputs is written again in halves, and only that input fails")
     void aFailingBatchIsSplitSoThatOnlyThePoisonFails() throws Exception {
         groupCommit = start(1, 64, items -> {
             if (items.contains("poison")) {
@@ -103,10 +103,50 @@ class GroupCommitTest {
         assertThat(queued.get(2).get(10, TimeUnit.SECONDS)).isEqualTo("B");
         assertThatThrownBy(() -> queued.get(1).get(10, TimeUnit.SECONDS))
                 .cause().isInstanceOf(SQLDataException.class).hasMessage("invalid byte sequence");
-        assertThat(splits).hasValue(1);
-        // the batch of three, then each of its inputs alone
+        // the batch of three, its halves, then the failing half's halves
         assertThat(batchesWritten.subList(1, batchesWritten.size()))
-                .containsExactlyInAnyOrder(batchOf3(), List.of("a"), List.of("poison"), List.of("b"));
+                .containsExactly(batchOf3(), List.of("a"), List.of("poison", "b"), List.of("poison"), List.of("b"));
+        assertThat(splits).hasValue(2);
+    }
+
+    @Test
+    @DisplayName("Scenario: One refused input in a large batch costs a few more writes, not one per input")
+    void oneRefusedInputInALargeBatchIsFoundByHalving() throws Exception {
+        groupCommit = start(1, 64, items -> {
+            if (items.contains("poison")) {
+                throw new SQLDataException("invalid byte sequence", "22021");
+            }
+            return items.stream().map(String::toUpperCase).toList();
+        });
+        Future<String> first = callers.submit(() -> groupCommit.submit("first"));
+        await().atMost(PATIENCE).until(() -> batchesWritten.size() == 1);
+        String[] items = new String[64];
+        for (int i = 0; i < items.length; i++) {
+            items[i] = i == 37 ? "poison" : "item-" + i;
+        }
+        List<Future<String>> queued = new ArrayList<>();
+        // one at a time, so that they queue in this order
+        for (String item : items) {
+            queued.add(callers.submit(() -> groupCommit.submit(item)));
+            await().atMost(PATIENCE).pollInterval(Duration.ofMillis(2)).until(() -> groupCommit.queued() == queued.size());
+        }
+        firstBatchMayFinish.countDown();
+
+        first.get(10, TimeUnit.SECONDS);
+        for (int i = 0; i < items.length; i++) {
+            Future<String> result = queued.get(i);
+            if (i == 37) {
+                assertThatThrownBy(() -> result.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(SQLDataException.class);
+            } else {
+                assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo(items[i].toUpperCase());
+            }
+        }
+        List<List<String>> rewrites = batchesWritten.subList(2, batchesWritten.size());
+        // 64 failed; halves of 32, 16, 8, 4, 2, 1 around item 37: twelve writes, where one at a time took 64
+        assertThat(batchesWritten.get(1)).hasSize(64);
+        assertThat(rewrites).hasSize(12);
+        assertThat(rewrites.stream().filter(batch -> batch.size() == 1).count()).isEqualTo(2);
+        assertThat(splits).hasValue(6);
     }
 
     @Test
