@@ -62,8 +62,13 @@ class ExternalBrokerIT extends ServiceTestSupport {
     @Autowired
     ApplicationContext context;
 
+    /**
+     * Hides {@link ServiceTestSupport#serviceProperties} (Spring calls a subclass's property methods before its
+     * superclass's, so a superclass's value would win): the shared settings, then this context's own.
+     */
     @DynamicPropertySource
-    static void externalBroker(DynamicPropertyRegistry registry) {
+    static void serviceProperties(DynamicPropertyRegistry registry) {
+        ServiceTestSupport.serviceProperties(registry);
         registry.add("spring.artemis.broker-url", BROKER::url);
         registry.add("spring.artemis.user", () -> ExternalArtemis.USER);
         registry.add("spring.artemis.password", () -> ExternalArtemis.PASSWORD);

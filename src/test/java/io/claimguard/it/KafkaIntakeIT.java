@@ -62,8 +62,13 @@ class KafkaIntakeIT extends ServiceTestSupport {
     static final KafkaBroker KAFKA = startKafka();
     private static final KafkaClient CLIENT = new KafkaClient(KAFKA.bootstrapServers());
 
+    /**
+     * Hides {@link ServiceTestSupport#serviceProperties} (Spring calls a subclass's property methods before its
+     * superclass's, so a superclass's value would win): the shared settings, then this context's own.
+     */
     @DynamicPropertySource
-    static void kafka(DynamicPropertyRegistry registry) {
+    static void serviceProperties(DynamicPropertyRegistry registry) {
+        ServiceTestSupport.serviceProperties(registry);
         registry.add("claimguard.kafka.bootstrap-servers", KAFKA::bootstrapServers);
         registry.add("claimguard.kafka.input-topic", () -> INPUT_TOPIC);
         registry.add("claimguard.kafka.output-topic", () -> OUTPUT_TOPIC);
@@ -73,7 +78,7 @@ class KafkaIntakeIT extends ServiceTestSupport {
         // an inbox and an embedded broker of its own: the shared context's may still be running
         registry.add("claimguard.file.inbox", () -> OWN_WORK.resolve("inbox").toString());
         registry.add("claimguard.file.outbox", () -> OWN_WORK.resolve("outbox").toString());
-        registry.add("claimguard.broker.data-directory", () -> OWN_WORK.resolve("artemis").toString());
+        registry.add("spring.artemis.embedded.data-directory", () -> OWN_WORK.resolve("artemis").toString());
         registry.add("claimguard.broker.acceptor-url", () -> "tcp://127.0.0.1:" + FreePort.onLoopback());
     }
 
