@@ -36,6 +36,8 @@ final class Architecture {
                 .layer("intake").definedBy(root + ".intake..")
                 .layer("seal").definedBy(root + ".seal..")
                 .layer("tools").definedBy(root + ".tools..")
+                .layer("status").definedBy(root + ".status..")
+                .layer("cli").definedBy(root + ".cli..")
                 .whereLayer("domain").mayNotAccessAnyLayer()
                 .whereLayer("config").mayOnlyAccessLayers("domain")
                 .whereLayer("pipeline").mayOnlyAccessLayers("domain")
@@ -46,7 +48,9 @@ final class Architecture {
                 .whereLayer("verify").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")
                 .whereLayer("intake").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")
                 .whereLayer("seal").mayOnlyAccessLayers("pipeline", "config")
-                .whereLayer("tools").mayOnlyAccessLayers("seal", "config");
+                .whereLayer("tools").mayOnlyAccessLayers("seal", "config")
+                .whereLayer("status").mayOnlyAccessLayers("seal", "config", "domain")
+                .whereLayer("cli").mayOnlyAccessLayers("status", "seal", "pipeline", "config", "domain");
     }
 
     /** No package uses one that uses it back, however long the way round. */

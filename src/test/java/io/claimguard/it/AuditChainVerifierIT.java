@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.claimguard.seal.AuditChainVerifier;
 import io.claimguard.seal.ChainReport;
-import io.claimguard.tools.VerifyAuditChain;
+import io.claimguard.cli.ClaimGuardCli;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -171,9 +171,9 @@ class AuditChainVerifierIT extends ServiceTestSupport {
     private static Run verify() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exitCode = VerifyAuditChain.run(new String[] {
-                "--url", DATABASE.jdbcUrl(), "--user", DATABASE.username(), "--password", DATABASE.password()},
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int exitCode = ClaimGuardCli.execute(new String[] {"verify-chain",
+                "--db-url", DATABASE.jdbcUrl(), "--db-user", DATABASE.username(), "--db-password", DATABASE.password()},
+                new PrintWriter(out, true, StandardCharsets.UTF_8), new PrintWriter(err, true, StandardCharsets.UTF_8));
         return new Run(exitCode, out.toString(StandardCharsets.UTF_8).lines().toList(), err.toString(StandardCharsets.UTF_8));
     }
 

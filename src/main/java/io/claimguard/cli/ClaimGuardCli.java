@@ -1,0 +1,78 @@
+package io.claimguard.cli;
+
+import io.claimguard.ClaimGuardApplication;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The jar's entry point: {@code java -jar claimguard.jar [command] ...}. Without a command, or with Spring Boot
+ * options only ({@code --name=value}), it runs the service; every other command is a tool that parses its arguments
+ * with picocli and runs without a Spring application context, so that no web server, route or migration starts and it
+ * answers in about a second.
+ */
+@Command(name = "claimguard", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
+        description = {
+            "Guards verifier verdicts, projects the legacy facts list, audits every verification to PostgreSQL.",
+            "Without a command, or with --name=value options only, it runs the service (see 'claimguard serve --help')."},
+        subcommands = {ServeCommand.class, VerifyChainCommand.class, CommandLine.HelpCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            ExitCodes.OK + ":done; for verify-chain and status: all is well",
+            ExitCodes.FINDINGS + ":done, and found something wrong (a broken chain, a re-driven input rejected again)",
+            ExitCodes.USAGE + ":wrong arguments (the message says which)",
+            ExitCodes.UNAVAILABLE + ":could not do it (the database or broker unreachable, a file unreadable)"})
+public final class ClaimGuardCli implements Runnable {
+
+    /** Options that are the command line's own, never Spring Boot's. */
+    private static final Set<String> OWN_OPTIONS = Set.of("-h", "--help", "-V", "--version");
+
+    @Spec
+    private CommandSpec spec;
+
+    public static void main(String[] args) {
+        if (ServeCommand.isServe(args)) {
+            ClaimGuardApplication.main(ServeCommand.serviceArguments(args));
+            return;
+        }
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs a tool command; returns its exit status. The service itself is started by {@link #main} only. */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine commandLine = new CommandLine(new ClaimGuardCli());
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setExecutionExceptionHandler(new FailureReport());
+        commandLine.setUsageHelpAutoWidth(true);
+        return commandLine.execute(args);
+    }
+
+    /** True when the first argument is one of the command line's own options (and the service must not start). */
+    static boolean isOwnOption(String argument) {
+        return OWN_OPTIONS.contains(argument);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Prints a command's failure as one line a person can act on, without a stack trace. */
+    private static final class FailureReport implements CommandLine.IExecutionExceptionHandler {
+
+        @Override
+        public int handleExecutionException(Exception failure, CommandLine commandLine, CommandLine.ParseResult parsed) {
+            commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": " + ToolFailure.describe(failure));
+            return failure instanceof ToolFailure known ? known.exitCode() : ExitCodes.UNAVAILABLE;
+        }
+    }
+
+    static String[] tail(String[] args) {
+        return Arrays.copyOfRange(args, 1, args.length);
+    }
+}
