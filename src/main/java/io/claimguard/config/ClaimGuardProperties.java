@@ -97,8 +97,10 @@ public record ClaimGuardProperties(
      * @param dataDirectory where its journal lives
      * @param acceptorUrl where producers in other processes connect (Artemis core protocol); blank for none
      * @param globalMaxSize messages kept in memory before paging to disk; null for a quarter of the heap
+     * @param outputRetention how long a result nobody consumes stays on the output queue before the broker drops it
+     *     (every result stays in the audit table); null or zero keeps results until they are consumed
      */
-    public record Broker(Path dataDirectory, String acceptorUrl, DataSize globalMaxSize) {
+    public record Broker(Path dataDirectory, String acceptorUrl, DataSize globalMaxSize, Duration outputRetention) {
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.claimguard.config;
 
+import java.time.Duration;
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
 import org.springframework.boot.artemis.autoconfigure.ArtemisConfigurationCustomizer;
@@ -41,6 +42,22 @@ public class EmbeddedBrokerConfiguration {
         DataSize configured = properties.broker().globalMaxSize();
         long bytes = configured != null ? configured.toBytes() : Runtime.getRuntime().maxMemory() / 4;
         return configuration -> configuration.setGlobalMaxSize(bytes);
+    }
+
+    /**
+     * Results nobody consumes expire after {@code claimguard.broker.output-retention} and are dropped (no expiry
+     * address: the audit table holds every result already), so that an output queue without a consumer, which file
+     * results reach too, cannot fill the journal's disk.
+     */
+    @Bean
+    ArtemisConfigurationCustomizer outputQueueRetention(ClaimGuardProperties properties) {
+        Duration retention = properties.broker().outputRetention();
+        String outputQueue = properties.jms().outputQueue();
+        return configuration -> {
+            if (retention != null && !retention.isZero()) {
+                configuration.addAddressSetting(outputQueue, new AddressSettings().setExpiryDelay(retention.toMillis()));
+            }
+        };
     }
 
     @Bean
