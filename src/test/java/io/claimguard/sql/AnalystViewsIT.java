@@ -409,6 +409,32 @@ class AnalystViewsIT {
     }
 
     @Test
+    @DisplayName("Scenario: A query run without its variable says which one it needs")
+    void missingVariableIsNamed() throws IOException, InterruptedException {
+        Psql withoutVariable = psql("-f", QUERIES.resolve("claim_checks_of_request.sql").toString());
+        assertThat(withoutVariable.output()).contains("needs the request id", "-v request_id=").doesNotContain("syntax error");
+
+        Psql withVariable = psql("-v", "request_id=req-a2", "-f", QUERIES.resolve("claim_checks_of_request.sql").toString());
+        assertThat(withVariable.exitCode()).isZero();
+        assertThat(withVariable.output()).contains("audit_id").containsPattern("\\([1-9][0-9]* rows?\\)").doesNotContain("ERROR");
+    }
+
+    /** What psql, the analysts' client, printed (standard output and error together) and its exit status. */
+    private record Psql(int exitCode, String output) {
+    }
+
+    private static Psql psql(String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("psql", "--no-psqlrc", "-h", database.host(),
+                "-p", String.valueOf(database.port()), "-U", database.username(), "-d", database.databaseName()));
+        command.addAll(Arrays.asList(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("PGPASSWORD", database.password());
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return new Psql(process.waitFor(), output);
+    }
+
+    @Test
     @DisplayName("Scenario: Example query for today's downgrades by reason")
     void downgradesTodayByReason() throws IOException, SQLException {
         List<List<Object>> rows = runQueryFile("downgrades_today_by_reason.sql", Map.of(),
@@ -575,8 +601,10 @@ class AnalystViewsIT {
     private static <T> List<T> runQueryFile(String file, Map<String, String> variables, RowReader<T> reader)
             throws IOException, SQLException {
         String text = Files.readString(QUERIES.resolve(file));
-        // whole-line comments are dropped so that a variable named in a comment is not taken for one in the SQL
-        String sql = String.join("\n", text.lines().filter(line -> !line.stripLeading().startsWith("--")).toList());
+        // whole-line comments are dropped so that a variable named in a comment is not taken for one in the SQL, and
+        // psql's own commands (a check that the variables are set) are psql's, not SQL
+        String sql = String.join("\n", text.lines()
+                .filter(line -> !line.stripLeading().startsWith("--") && !line.stripLeading().startsWith("\\")).toList());
         List<String> values = new ArrayList<>();
         Matcher variable = PSQL_VARIABLE.matcher(sql);
         StringBuilder jdbcSql = new StringBuilder();
