@@ -5,6 +5,13 @@ import static io.claimguard.testkit.Envelopes.passingV1;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -19,6 +26,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 class OperabilityIT extends ServiceTestSupport {
+
+    /** A row of the README's metrics table: the Prometheus name in back quotes in the first column. */
+    private static final String README_METRICS_HEADER = "| metric | labels | meaning |";
+    private static final Pattern README_METRIC_ROW = Pattern.compile("^\\| `(claimguard_[a-z_]+)`");
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -104,6 +115,28 @@ class OperabilityIT extends ServiceTestSupport {
                 "claimguard_inbox_files", "claimguard_queue_depth{", "claimguard_camel_route_seconds_count{");
         assertThat(scrape.lines().filter(line -> line.startsWith("claimguard_audited_total{")))
                 .allMatch(line -> line.contains("instance_id=\"" + INSTANCE_ID + "\""));
+    }
+
+    @Test
+    @DisplayName("Scenario: Every metric the README lists is exported under that name")
+    void readmeMetricNamesAreExported() throws IOException {
+        List<String> documented = Files.readAllLines(Path.of("README.md")).stream()
+                .dropWhile(line -> !line.equals(README_METRICS_HEADER)).takeWhile(line -> !line.isBlank())
+                .map(README_METRIC_ROW::matcher).filter(Matcher::find).map(row -> row.group(1)).toList();
+        assertThat(documented).as("metric rows of the README").hasSizeGreaterThan(10);
+        String requestId = uniqueId("metric-names");
+        String input = gatekeeperFailedV2(requestId);
+        sendText(input, "metric-names");
+        sendText(input, "metric-names");
+        sendText("{not json", "metric-names");
+        awaitAuditRow(requestId);
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            List<String> exported = management("/actuator/prometheus").body().lines()
+                    .filter(line -> !line.startsWith("#")).map(line -> line.split("[{ ]", 2)[0]).distinct().toList();
+            assertThat(documented).allSatisfy(name -> assertThat(exported).as(name)
+                    .anyMatch(series -> series.equals(name) || series.matches(Pattern.quote(name) + "_(count|sum|max|bucket)")));
+        });
     }
 
     @Test
