@@ -40,6 +40,29 @@ class RedriveIT extends ServiceTestSupport {
     }
 
     @Test
+    @DisplayName("Scenario: A re-driven audit row's link to its dead letter is sealed")
+    void redriveLinkIsSealed() throws Exception {
+        String requestId = uniqueId("redrive-sealed");
+        long deadLetterId = refusedThenAllowed(requestId);
+        assertThat(CliRun.against("redrive", "--id", String.valueOf(deadLetterId)).exitCode()).isEqualTo(ExitCodes.OK);
+        long auditId = ((Number) auditRows(requestId).get(0).get("id")).longValue();
+        await().atMost(PATIENCE).until(() -> sealed(requestId));
+        assertThat(verifyChain().exitCode()).as("sealed").isZero();
+
+        SQL.update("UPDATE claimguard.verification_audit SET redrive_of = NULL WHERE id = ?", auditId);
+        CliRun unlinked;
+        try {
+            unlinked = verifyChain();
+        } finally {
+            SQL.update("UPDATE claimguard.verification_audit SET redrive_of = ? WHERE id = ?", deadLetterId, auditId);
+        }
+
+        assertThat(unlinked.exitCode()).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(unlinked.out().get(0)).startsWith("audit_id=" + auditId + ": content altered");
+        assertThat(verifyChain().exitCode()).as("restored").isZero();
+    }
+
+    @Test
     @DisplayName("Scenario: An input still invalid is dead-lettered again as a new row")
     void stillInvalidIsDeadLetteredAgain() throws Exception {
         String invalid = "{\"request_id\": \"" + uniqueId("redrive-invalid") + "\", ";
@@ -189,6 +212,11 @@ class RedriveIT extends ServiceTestSupport {
         } catch (jakarta.jms.JMSException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static CliRun verifyChain() {
+        return CliRun.of("verify-chain", "--db-url", DATABASE.jdbcUrl(), "--db-user", DATABASE.username(),
+                "--db-password", DATABASE.password());
     }
 
     /** Sends the text and returns the id of the dead letter it became. */
