@@ -68,8 +68,9 @@ final class OutcomeWatcher {
     /** Rejected or failed: recorded in {@code dead_letter} with its reason. */
     record DeadLettered(long deadLetterId, String reasonCode, String reason) implements Outcome {
 
+        /** The reason code and reason on one line (a failure's reason may hold the database's multi-line message). */
         String why() {
-            return reasonCode + ": " + reason;
+            return reasonCode + ": " + reason.strip().replaceAll("\\s*\\R\\s*", " ");
         }
     }
 

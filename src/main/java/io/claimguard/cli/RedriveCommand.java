@@ -40,8 +40,8 @@ import picocli.CommandLine.Spec;
             "1:an input was dead-lettered again (its new dead letter and reason are printed)",
             "2:wrong arguments (no selector, a bad instant)",
             "3:the database or broker unreachable, or inputs still pending at the timeout"},
-        footer = {"", "Examples:", "  claimguard redrive --reason processing_failed --since 2026-12-03T21:00:00Z --dry-run",
-            "  claimguard redrive --id 41 --id 42"})
+        footer = {"", "Examples:", "  claimguard redrive --dry-run --reason processing_failed",
+            "  claimguard redrive --reason not_json --since 2026-12-03T21:00:00Z", "  claimguard redrive --id 41 --id 42"})
 final class RedriveCommand implements Callable<Integer> {
 
     private static final HexFormat HEX = HexFormat.of();

@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:every input audited (duplicates included), or sent with --no-wait",
             "1:an input was rejected (dead-lettered; the reason is printed)", "2:wrong arguments",
             "3:the broker or database unreachable, a file unreadable, or inputs still pending at the timeout"},
-        footer = {"", "Example: claimguard send examples/mode-legacy.json examples/guard-gatekeeper-fail.json"})
+        footer = {"", "Example: claimguard send examples/*.json"})
 final class SendCommand implements Callable<Integer> {
 
     private static final HexFormat HEX = HexFormat.of();
