@@ -11,10 +11,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -57,6 +59,11 @@ final class OutcomeWatcher {
                     + "; " + (guardReasons.isEmpty() ? "no guard rule fired" : "guard: " + guardReasons) + ")";
         }
 
+        /** The same row, as the outcome of an input that was a duplicate of it. */
+        Audited asDuplicate() {
+            return new Audited(auditId, effectiveVerdict, modelVerdict, guardReasons, auditedAt, true);
+        }
+
         /** How an input audited before it was sent again is reported. */
         String duplicate() {
             return "duplicate of audit_id " + auditId + " (byte-identical input audited "
@@ -94,8 +101,7 @@ final class OutcomeWatcher {
     /** The audit rows of these inputs' bytes as they are now, by SHA-256 in hex; look them up before sending. */
     Map<String, Audited> auditedBefore(List<byte[]> sha256s) throws SQLException {
         Map<String, Audited> audited = audits(sha256s.stream().map(HEX::formatHex).distinct().toList());
-        audited.replaceAll((sha, row) -> new Audited(row.auditId(), row.effectiveVerdict(), row.modelVerdict(),
-                row.guardReasons(), row.auditedAt(), true));
+        audited.replaceAll((sha, row) -> row.asDuplicate());
         return audited;
     }
 
@@ -126,6 +132,13 @@ final class OutcomeWatcher {
                 break;
             }
             pause();
+        }
+        // an input sent twice in one run made one row: the second one is a duplicate of it
+        Set<String> audited = new HashSet<>();
+        for (int i = 0; i < outcomes.length; i++) {
+            if (outcomes[i] instanceof Audited row && !row.before() && !audited.add(HEX.formatHex(sent.get(i).sha256()))) {
+                outcomes[i] = row.asDuplicate();
+            }
         }
         return Arrays.asList(outcomes);
     }

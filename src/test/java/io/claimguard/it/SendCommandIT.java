@@ -50,6 +50,16 @@ class SendCommandIT extends ServiceTestSupport {
                 .startsWith(file + " -> duplicate of audit_id " + first.get("id") + " (byte-identical input audited 20")
                 .endsWith("Z): no new row; its result is forwarded again");
         assertThat(auditRows(requestId)).hasSize(1);
+
+        String twiceInOneRun = uniqueId("send-twice-in-one-run");
+        Path same = Files.writeString(folder.resolve("same.json"), passingV1(twiceInOneRun));
+        CliRun both = CliRun.against("send", same.toString(), same.toString());
+        Object auditId = auditRows(twiceInOneRun).get(0).get("id");
+        assertThat(both.exitCode()).as(both.err()).isEqualTo(ExitCodes.OK);
+        assertThat(both.out()).hasSize(2);
+        assertThat(both.out().get(0)).isEqualTo(same + " -> audit_id " + auditId + ": PASS (model PASS; no guard rule fired)");
+        assertThat(both.out().get(1)).startsWith(same + " -> duplicate of audit_id " + auditId + " (");
+        assertThat(auditRows(twiceInOneRun)).hasSize(1);
     }
 
     @Test
