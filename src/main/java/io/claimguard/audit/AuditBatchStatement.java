@@ -23,8 +23,10 @@ public final class AuditBatchStatement {
      *
      * @param auditId its audit row's id, or null when an identical input committed concurrently (retry to see it)
      * @param created whether this statement created the row (false for an input audited before)
+     * @param redriveOf the dead letter the created row records it was re-driven from; null for an input audited
+     *     before, and for a re-drive naming no dead letter
      */
-    record Outcome(Long auditId, boolean created) {
+    record Outcome(Long auditId, boolean created, Long redriveOf) {
     }
 
     private AuditBatchStatement() {
@@ -49,7 +51,8 @@ public final class AuditBatchStatement {
                     .put("critical_fact_count", record.criticalFactCount())
                     .put("input_sha256", HEX.formatHex(record.inputSha256()))
                     .put("envelope", record.envelopeJson())
-                    .put("effective_result", record.effectiveResultJson());
+                    .put("effective_result", record.effectiveResultJson())
+                    .put("redrive_of", record.redriveOf());
             ArrayNode reasons = row.putArray("guard_reasons");
             record.guardReasons().forEach(reasons::add);
             row.set("claims", claimRows(record.claims()));
@@ -78,7 +81,10 @@ public final class AuditBatchStatement {
         return rows;
     }
 
-    /** Reads the returned rows ({@code idx}, {@code audit_id}, {@code created}) into one outcome per record. */
+    /**
+     * Reads the returned rows ({@code idx}, {@code audit_id}, {@code created}, {@code redrive_of}) into one outcome
+     * per record.
+     */
     static List<Outcome> outcomes(List<?> rows, int records) {
         if (rows == null || rows.size() != records) {
             throw new IllegalStateException("the audit statement returned " + (rows == null ? 0 : rows.size())
@@ -92,7 +98,9 @@ public final class AuditBatchStatement {
                 throw new IllegalStateException("the audit statement returned row " + idx + " at position " + i);
             }
             Number auditId = (Number) row.get("audit_id");
-            outcomes.add(new Outcome(auditId == null ? null : auditId.longValue(), Boolean.TRUE.equals(row.get("created"))));
+            Number redriveOf = (Number) row.get("redrive_of");
+            outcomes.add(new Outcome(auditId == null ? null : auditId.longValue(), Boolean.TRUE.equals(row.get("created")),
+                    redriveOf == null ? null : redriveOf.longValue()));
         }
         return outcomes;
     }

@@ -23,6 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
  *     id in
  * @param forwardedResultJson the effective result with {@code "audit_id": null}, as forwarded (values as received);
  *     the same text as {@code effectiveResultJson} for all but the rare result jsonb cannot hold as it is
+ * @param redriveOf the dead letter the input was re-driven from, as it named it (the statement keeps it only if that
+ *     dead letter exists)
  */
 public record AuditRecord(
         String requestId,
@@ -40,7 +42,8 @@ public record AuditRecord(
         String envelopeJson,
         String effectiveResultJson,
         String forwardedResultJson,
-        List<ProjectedClaim> claims) {
+        List<ProjectedClaim> claims,
+        Long redriveOf) {
 
     public static AuditRecord of(ReceivedInput input, Verification verification) {
         JsonNode output = verification.envelope().verifierOutput();
@@ -63,7 +66,8 @@ public record AuditRecord(
                 StorableJson.text(verification.envelope().root(), verification.envelope().json()),
                 StorableJson.text(effective, forwarded),
                 forwarded,
-                verification.projection().claims().stream().map(AuditRecord::storable).toList());
+                verification.projection().claims().stream().map(AuditRecord::storable).toList(),
+                input.redriveOf());
     }
 
     private static ProjectedClaim storable(ProjectedClaim claim) {

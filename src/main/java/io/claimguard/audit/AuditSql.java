@@ -15,7 +15,8 @@ final class AuditSql {
      * {@code input_sha256}) inserts nothing, and so does the second of two identical inputs in one batch. Returns
      * one row per input, in batch order: {@code idx}, {@code audit_id} (its own new row, or the earlier row of
      * identical bytes; null only when an identical input committed concurrently after this statement began) and
-     * {@code created}.
+     * {@code created} and {@code redrive_of} (the new row's: null also when the input's {@code redrive_of} names no
+     * dead letter, which the statement never fails for).
      */
     static final String INSERT_VERIFICATIONS = """
             WITH batch AS MATERIALIZED (
@@ -25,22 +26,24 @@ final class AuditSql {
                     idx integer, request_id text, source text, source_ref text, received_at timestamptz,
                     model_verdict text, effective_verdict text, downgraded boolean, guard_reasons jsonb,
                     projection_mode text, groundedness_score double precision, critical_fact_count integer,
-                    input_sha256 text, envelope text, effective_result text, claims jsonb)
+                    input_sha256 text, envelope text, effective_result text, claims jsonb, redrive_of bigint)
             ), inserted AS (
                 INSERT INTO claimguard.verification_audit (
                     id, request_id, source, source_ref, received_at, model_verdict, effective_verdict, downgraded,
-                    guard_reasons, projection_mode, groundedness_score, critical_fact_count, input_sha256, audit)
+                    guard_reasons, projection_mode, groundedness_score, critical_fact_count, input_sha256, audit,
+                    redrive_of)
                 SELECT id, request_id, source, source_ref, received_at, model_verdict, effective_verdict, downgraded,
                        ARRAY(SELECT jsonb_array_elements_text(guard_reasons)),
                        projection_mode, groundedness_score, critical_fact_count, decode(input_sha256, 'hex'),
                        envelope_doc || jsonb_build_object(
                            CASE WHEN envelope_doc -> 'effective_result' IS NOT NULL THEN 'claimguard_effective_result'
                                 ELSE 'effective_result' END,
-                           jsonb_set(CAST(effective_result AS jsonb), '{audit_id}', to_jsonb(id)))
+                           jsonb_set(CAST(effective_result AS jsonb), '{audit_id}', to_jsonb(id))),
+                       (SELECT d.id FROM claimguard.dead_letter d WHERE d.id = batch.redrive_of)
                 FROM batch
                 ORDER BY idx
                 ON CONFLICT ON CONSTRAINT verification_audit_input_sha256_key DO NOTHING
-                RETURNING id, input_sha256
+                RETURNING id, input_sha256, redrive_of
             ), claims AS (
                 INSERT INTO claimguard.claim_check (
                     audit_id, ordinal, claim_id, claim_text, claim_type, verification, legacy_verification,
@@ -55,7 +58,8 @@ final class AuditSql {
             )
             SELECT batch.idx,
                    COALESCE(own.id, twin.id, earlier.id) AS audit_id,
-                   own.id IS NOT NULL AS created
+                   own.id IS NOT NULL AS created,
+                   own.redrive_of
             FROM batch
             LEFT JOIN inserted own ON own.id = batch.id
             LEFT JOIN inserted twin

@@ -5,6 +5,7 @@ import io.claimguard.domain.EffectiveResult;
 import io.claimguard.domain.Verification;
 import io.claimguard.pipeline.Failures;
 import io.claimguard.pipeline.InputExchange;
+import io.claimguard.pipeline.Redrive;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -14,6 +15,8 @@ import java.util.List;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.component.jdbc.JdbcConstants;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Component;
 
@@ -25,6 +28,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class AuditWriter implements DisposableBean {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AuditWriter.class);
 
     private final ProducerTemplate producer;
     private final GroupCommit<AuditRecord, AuditBatchStatement.Outcome> groupCommit;
@@ -68,6 +73,10 @@ public class AuditWriter implements DisposableBean {
         AuditBatchStatement.Outcome outcome = groupCommit.submit(record);
         if (outcome.auditId() == null) {
             throw new ConcurrentDuplicateException();
+        }
+        if (outcome.created() && record.redriveOf() != null && outcome.redriveOf() == null) {
+            LOG.warn("audit_id {} ({} input {}): {} {} names no dead letter; its row records no re-drive",
+                    outcome.auditId(), record.source(), record.sourceRef(), Redrive.PROPERTY, record.redriveOf());
         }
         InputExchange.audited(exchange, outcome.auditId(), outcome.created());
         exchange.getIn().setBody(EffectiveResult.withAuditId(record.forwardedResultJson(), outcome.auditId()));

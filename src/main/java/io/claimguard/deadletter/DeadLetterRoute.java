@@ -7,11 +7,15 @@ import io.claimguard.pipeline.DeadLetter;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
+import io.claimguard.pipeline.Redrive;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.endpoint.EndpointRouteBuilder;
 import org.apache.camel.component.jdbc.JdbcConstants;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -23,12 +27,20 @@ import org.springframework.stereotype.Component;
 @Component
 public class DeadLetterRoute extends EndpointRouteBuilder {
 
+    /**
+     * A re-driven input's {@code redrive_of} is kept only if it names a dead letter: a wrong id never fails the
+     * insert. Returns the new row's {@code redrive_of}; no row when the delivery was recorded before.
+     */
     static final String INSERT_DEAD_LETTER = """
             INSERT INTO claimguard.dead_letter (
-                source, source_ref, received_at, reason_code, reason, payload, payload_sha256)
-            VALUES (:?source, :?source_ref, :?received_at, :?reason_code, :?reason, :?payload, :?payload_sha256)
+                source, source_ref, received_at, reason_code, reason, payload, payload_sha256, redrive_of)
+            VALUES (:?source, :?source_ref, :?received_at, :?reason_code, :?reason, :?payload, :?payload_sha256,
+                    (SELECT d.id FROM claimguard.dead_letter d WHERE d.id = CAST(:?redrive_of AS bigint)))
             ON CONFLICT ON CONSTRAINT dead_letter_delivery_key DO NOTHING
+            RETURNING redrive_of
             """;
+
+    private static final Logger LOG = LoggerFactory.getLogger(DeadLetterRoute.class);
 
     private final PipelineObserver observer;
 
@@ -44,6 +56,7 @@ public class DeadLetterRoute extends EndpointRouteBuilder {
                 .routeId("dead-letter")
                 .process(DeadLetterRoute::prepareInsert)
                 .to(jdbc("dataSource").useHeadersAsParameters(true))
+                .process(DeadLetterRoute::warnOfUnknownRedrive)
                 .process(observer::deadLettered);
     }
 
@@ -59,7 +72,19 @@ public class DeadLetterRoute extends EndpointRouteBuilder {
         parameters.put("reason", Text.storable(deadLetter.detail()));
         parameters.put("payload", input.payload());
         parameters.put("payload_sha256", Sha256.of(input.payload()));
+        parameters.put("redrive_of", input.redriveOf());
         exchange.getIn().setHeader(JdbcConstants.JDBC_PARAMETERS, parameters);
         exchange.getIn().setBody(INSERT_DEAD_LETTER);
+    }
+
+    /** A re-drive that names no dead letter is recorded without the link, and said so. */
+    private static void warnOfUnknownRedrive(Exchange exchange) {
+        ReceivedInput input = InputExchange.input(exchange);
+        List<?> inserted = exchange.getIn().getBody(List.class);
+        if (input.redriveOf() != null && inserted != null && !inserted.isEmpty()
+                && ((Map<?, ?>) inserted.get(0)).get("redrive_of") == null) {
+            LOG.warn("dead letter of {} input {}: {} {} names no dead letter; its row records no re-drive",
+                    input.source().label(), input.sourceRef(), Redrive.PROPERTY, input.redriveOf());
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.claimguard.intake;
 
 import io.claimguard.domain.RejectionReason;
 import io.claimguard.pipeline.DeadLetter;
+import io.claimguard.pipeline.Redrive;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
@@ -25,9 +26,12 @@ import org.apache.activemq.artemis.reader.TextMessageUtil;
  * @param rawBody the body exactly as the broker holds it, for the dead-letter copy
  * @param payload the input: a TextMessage's text as UTF-8, a BytesMessage's bytes, otherwise the raw body
  * @param rejection why it carries no envelope; null for a text or bytes message
+ * @param redrive the dead letter it was re-driven from, as its {@link Redrive#PROPERTY} names it
  */
 record BatchMessage(ClientMessage message, String sourceRef, OffsetDateTime receivedAt, byte[] rawBody, byte[] payload,
-        DeadLetter rejection) {
+        DeadLetter rejection, Redrive.Link redrive) {
+
+    private static final SimpleString REDRIVE_PROPERTY = SimpleString.of(Redrive.PROPERTY);
 
     /** How a text body starts: null or not, then (not null) the length in bytes of its UTF-16 data. */
     private static final int TEXT_HEADER_BYTES = 1 + Integer.BYTES;
@@ -38,20 +42,21 @@ record BatchMessage(ClientMessage message, String sourceRef, OffsetDateTime rece
                 ? "ID:" + message.getUserID()
                 : "no-message-id:" + message.getMessageID();
         byte[] raw = rawBody(message);
+        Redrive.Link redrive = Redrive.parse(message.getObjectProperty(REDRIVE_PROPERTY));
         return switch (message.getType()) {
-            case Message.BYTES_TYPE -> new BatchMessage(message, sourceRef, receivedAt, raw, raw, null);
+            case Message.BYTES_TYPE -> new BatchMessage(message, sourceRef, receivedAt, raw, raw, null, redrive);
             case Message.TEXT_TYPE -> {
                 String undecodable = textProblem(raw);
                 yield undecodable == null
-                        ? new BatchMessage(message, sourceRef, receivedAt, raw, text(raw), null)
+                        ? new BatchMessage(message, sourceRef, receivedAt, raw, text(raw), null, redrive)
                         : new BatchMessage(message, sourceRef, receivedAt, raw, raw, new DeadLetter(
                                 RejectionReason.MESSAGE_BODY_UNDECODABLE, "a TextMessage whose body is not a text the"
                                         + " JMS client can decode (" + undecodable + "); its " + raw.length
-                                        + " bytes are kept as the broker holds them"));
+                                        + " bytes are kept as the broker holds them"), redrive);
             }
             default -> new BatchMessage(message, sourceRef, receivedAt, raw, raw, new DeadLetter(
                     RejectionReason.MESSAGE_TYPE_UNSUPPORTED,
-                    typeName(message.getType()) + " carries no envelope: ClaimGuard takes a TextMessage or a BytesMessage"));
+                    typeName(message.getType()) + " carries no envelope: ClaimGuard takes a TextMessage or a BytesMessage"), redrive);
         };
     }
 

@@ -96,7 +96,7 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
         String name = exchange.getIn().getHeader(Exchange.FILE_NAME_ONLY, String.class);
         byte[] payload = exchange.getIn().getBody(byte[].class);
         InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.FILE, name, OffsetDateTime.now(),
-                payload == null ? new byte[0] : payload));
+                payload == null ? new byte[0] : payload, null));
     }
 
     private static void nameResult(Exchange exchange) {

@@ -75,7 +75,11 @@ public class JmsIntakeRoute extends RouteBuilder {
         BatchMessage message = exchange.getIn().getBody(BatchMessage.class);
         exchange.setProperty(MESSAGE, message);
         ReceivedInput input = new ReceivedInput(ReceivedInput.Source.JMS, message.sourceRef(), message.receivedAt(),
-                message.payload());
+                message.payload(), message.redrive().deadLetterId());
+        if (message.redrive().problem() != null) {
+            LOG.warn("jms input {}: {}; processed as any input, recording no re-drive", input.sourceRef(),
+                    message.redrive().problem());
+        }
         InputExchange.receive(exchange, input);
         InputExchange.resultSentByIntake(exchange);
         if (message.rejection() != null) {

@@ -9,8 +9,11 @@ import java.time.OffsetDateTime;
  * @param sourceRef the file name, the JMS message id, or the Kafka record's {@code <topic>-<partition>@<offset>}
  * @param receivedAt when ClaimGuard took the input
  * @param payload the exact bytes
+ * @param redriveOf the {@code claimguard.dead_letter} id it was re-driven from ({@link Redrive}); null for every
+ *     other input. Not yet checked: a dead letter of that id may not exist, and then its rows record none.
  */
-public record ReceivedInput(Source source, String sourceRef, OffsetDateTime receivedAt, byte[] payload) {
+public record ReceivedInput(Source source, String sourceRef, OffsetDateTime receivedAt, byte[] payload,
+        Long redriveOf) {
 
     /** The intakes, named as in the {@code source} columns and the metrics' {@code source} tag. */
     public enum Source {

@@ -22,7 +22,10 @@ import java.util.HexFormat;
  *       {@code input_sha256}, {@code audited_at};</li>
  *   <li>for each claim check: {@code ordinal}, {@code claim_id}, {@code claim_text}, {@code claim_type},
  *       {@code verification}, {@code legacy_verification}, {@code is_critical}, {@code detail},
- *       {@code evidence_refs}.</li>
+ *       {@code evidence_refs};</li>
+ *   <li>{@code redrive_of} (V5), only when it is not null: a row that was not re-driven has exactly the content it
+ *       had before the column existed, so that no seal made before it changes, while adding, removing or changing
+ *       a row's link to its dead letter breaks the chain all the same.</li>
  * </ol>
  * Timestamps are {@code YYYY-MM-DDTHH:MI:SS.ffffffZ} in UTC; integers and booleans their text ({@code 42},
  * {@code true}); {@code guard_reasons} PostgreSQL's array text ({@code {gatekeeper.fail,verdict.invalid}});
@@ -32,7 +35,8 @@ import java.util.HexFormat;
  *
  * <p><b>Encoding.</b> Each value is the byte {@code 0x00} when NULL, else {@code 0x01}, its length as 4 bytes
  * big-endian and its bytes. The row's 15 values come first, then the number of claim checks as 4 bytes
- * big-endian, then 9 values per claim check. Lengths make the encoding unambiguous: no value can pass for two.
+ * big-endian, then 9 values per claim check, then {@code redrive_of} if it is not null. Lengths make the encoding
+ * unambiguous: no value can pass for two, and the claim count says where an optional last value starts.
  *
  * <p><b>Hash.</b> {@code SHA-256("claimguard-audit-seal-v1" || previous_hash || content)}, where previous_hash
  * is the hash of the seal before in seq order, or {@link #GENESIS} for the first seal. A change to what is
@@ -52,7 +56,8 @@ public final class SealHash {
 
     /**
      * The select list, over {@code claimguard.verification_audit AS a}, that renders one row's content: the 15
-     * row values, then every claim value of its claim checks as one text array, 9 entries per claim check.
+     * row values, then every claim value of its claim checks as one text array, 9 entries per claim check, then
+     * {@code redrive_of}.
      */
     static final String CONTENT_COLUMNS = """
             a.id::text,
@@ -78,7 +83,8 @@ public final class SealHash {
                     c.legacy_verification, c.is_critical::text, c.detail, c.evidence_refs::text])
                     WITH ORDINALITY AS v (value, position)
                 WHERE c.audit_id = a.id
-                ORDER BY c.ordinal, v.position)
+                ORDER BY c.ordinal, v.position),
+            a.redrive_of::text
             """;
 
     private SealHash() {
@@ -102,6 +108,10 @@ public final class SealHash {
         writeLength(content, claimValues.length / CLAIM_VALUES);
         for (String value : claimValues) {
             writeValue(content, utf8(value));
+        }
+        String redriveOf = row.getString(ROW_VALUES + 2);
+        if (redriveOf != null) {
+            writeValue(content, utf8(redriveOf));
         }
         return content.toByteArray();
     }

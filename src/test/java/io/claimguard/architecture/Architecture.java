@@ -20,7 +20,9 @@ final class Architecture {
      * The packages and what each may use. {@code domain} is plain Java: the rules of the contract. {@code pipeline}
      * is the vocabulary the routes share (endpoints, the received input, its outcome, failure kinds). The steps
      * ({@code audit}, {@code deadletter}, {@code forward}) and the {@code verify} route use it; the intakes feed
-     * {@code verify}. The application class at the root wires it all and is not a layer.
+     * {@code verify}. The application class at the root wires it all and is not a layer. {@code cli} takes the
+     * input key ({@code audit.Sha256}) from {@code audit}, so that {@code send} finds an input's row by the service's
+     * own definition.
      */
     static ArchRule layers(String root) {
         return layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -50,7 +52,7 @@ final class Architecture {
                 .whereLayer("seal").mayOnlyAccessLayers("pipeline", "config")
                 .whereLayer("tools").mayOnlyAccessLayers("seal", "config")
                 .whereLayer("status").mayOnlyAccessLayers("seal", "config", "domain")
-                .whereLayer("cli").mayOnlyAccessLayers("status", "seal", "pipeline", "config", "domain");
+                .whereLayer("cli").mayOnlyAccessLayers("status", "seal", "audit", "pipeline", "config", "domain");
     }
 
     /** No package uses one that uses it back, however long the way round. */

@@ -5,8 +5,10 @@ import static io.claimguard.testkit.Envelopes.passingV1;
 import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.claimguard.tools.SendEnvelope;
+import io.claimguard.cli.ClaimGuardCli;
 import jakarta.jms.TextMessage;
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -82,8 +84,11 @@ class JmsIntakeIT extends ServiceTestSupport {
         String requestId = uniqueId("jms-acceptor");
         Path envelope = Files.writeString(folder.resolve("envelope.json"), passingV1(requestId));
 
-        SendEnvelope.main(new String[] {"--broker", "tcp://127.0.0.1:" + BROKER_PORT, "--queue", INPUT_QUEUE,
-                "--bytes", envelope.toString()});
+        int exitCode = ClaimGuardCli.execute(new String[] {"send", "--no-wait", "--broker", "tcp://127.0.0.1:" + BROKER_PORT,
+                "--queue", INPUT_QUEUE, "--bytes", envelope.toString()}, new PrintWriter(Writer.nullWriter()),
+                new PrintWriter(Writer.nullWriter()));
+
+        assertThat(exitCode).isZero();
 
         assertThat(awaitAuditRow(requestId)).containsEntry("source", "jms").containsEntry("effective_verdict", "PASS");
         assertThat(receiveResult(requestId)).isNotNull();

@@ -81,7 +81,7 @@ class FailurePoliciesTest {
                 // an intake as the real ones are built: verify, then set aside what was
                 from(INTAKE)
                         .process(exchange -> InputExchange.receive(exchange, new ReceivedInput(
-                                ReceivedInput.Source.FILE, "test.json", OffsetDateTime.now(), exchange.getIn().getBody(byte[].class))))
+                                ReceivedInput.Source.FILE, "test.json", OffsetDateTime.now(), exchange.getIn().getBody(byte[].class), null)))
                         .to(Pipeline.VERIFY)
                         .filter(InputExchange.SET_ASIDE)
                             .process(exchange -> setAside.add(InputExchange.outcome(exchange)));
