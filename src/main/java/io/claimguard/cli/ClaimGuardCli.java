@@ -37,6 +37,7 @@ public final class ClaimGuardCli implements Runnable {
 
     public static void main(String[] args) {
         if (ServeCommand.isServe(args)) {
+            ServeCommand.exitWithSuccessOnSigterm();
             ClaimGuardApplication.main(ServeCommand.serviceArguments(args));
             return;
         }

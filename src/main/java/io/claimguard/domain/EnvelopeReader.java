@@ -13,6 +13,8 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
@@ -39,6 +41,7 @@ public final class EnvelopeReader {
     static final String REQUEST_ID_RULE = "[A-Za-z0-9._:-]{1,128}";
     private static final Pattern REQUEST_ID_CHAR = Pattern.compile("[A-Za-z0-9._:-]");
     private static final char REPLACEMENT_CHARACTER = '\uFFFD';
+    private static final Pattern QUOTED_NUMBER = Pattern.compile("\"([-+0-9.eE]+)\"");
 
     private final Limits limits;
     private final JsonMapper mapper;
@@ -139,23 +142,20 @@ public final class EnvelopeReader {
         } catch (NumberFormatException e) {
             // JSON sets no range on numbers, but an exponent beyond BigDecimal's (e.g. 1e2147483648) cannot be
             // kept, audited or forwarded; Jackson reports it outside its own exception hierarchy.
-            throw new EnvelopeRejectedException(RejectionReason.NOT_JSON,
-                    "input holds a number that cannot be represented: " + firstLineAbbreviated(e.getMessage()));
+            throw new EnvelopeRejectedException(RejectionReason.NOT_JSON, "input holds a number that cannot be represented"
+                    + unrepresentableNumber(e.getMessage()).map(number -> ": " + number + ", its exponent is out of range").orElse(""));
         }
     }
 
     private static EnvelopeRejectedException notJson(JacksonException e) {
         return new EnvelopeRejectedException(RejectionReason.NOT_JSON, "input is not valid JSON: "
-                + firstLineAbbreviated(e.getOriginalMessage()) + where(e.getLocation()));
+                + JsonSyntaxProblem.describe(e.getOriginalMessage()) + where(e.getLocation()));
     }
 
-    private static String firstLineAbbreviated(String message) {
-        String problem = String.valueOf(message);
-        int lineBreak = problem.indexOf('\n');
-        if (lineBreak >= 0) {
-            problem = problem.substring(0, lineBreak);
-        }
-        return problem.length() > 200 ? problem.substring(0, 200) + "..." : problem;
+    /** The number Jackson quotes in its message ({@code Value "1e2147483648" cannot be deserialized as ...}), if any. */
+    private static Optional<String> unrepresentableNumber(String message) {
+        Matcher quoted = QUOTED_NUMBER.matcher(String.valueOf(message));
+        return quoted.find() ? Optional.of(JsonSyntaxProblem.abbreviated(quoted.group(1))) : Optional.empty();
     }
 
     private static String where(TokenStreamLocation location) {

@@ -7,6 +7,7 @@ import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
 import java.time.Clock;
 import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.endpoint.EndpointRouteBuilder;
 import org.apache.camel.component.file.cluster.FileLockClusterService;
@@ -18,7 +19,8 @@ import org.springframework.stereotype.Component;
 /**
  * The file drop: every settled {@code *.json} file in the inbox is one input ({@link SettledFileFilter}). Once its audit rows are committed
  * and its result forwarded, the result is also written to the outbox and the file moves to {@code .done/}; once a
- * rejected or failed file's dead_letter row is committed, it moves to {@code .error/}. On any other failure it stays
+ * rejected or failed file's dead_letter row is committed, it moves to {@code .error/} with its reason beside it; a
+ * name already taken there gets a number ({@link InboxFileDisposal}). On any other failure it stays
  * in the inbox and is tried again at the next poll. Files are processed {@code claimguard.file.concurrency} at a
  * time, so that their audit rows share database transactions; each file moves when its own exchange completes. With
  * a shared inbox the route runs only on the instance that leads ({@link InboxLeaderElection}).
@@ -29,8 +31,6 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
     public static final String DONE = ".done";
     public static final String ERROR = ".error";
 
-    /** Where the file moves when its exchange completes: {@link #DONE} or {@link #ERROR}. */
-    private static final String DISPOSITION = "claimguardDisposition";
     /** The outbox file's name: {@code <request_id>.<audit_id>.json}. */
     private static final String RESULT_NAME = "claimguardResultName";
 
@@ -63,7 +63,8 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
                         .greedy(true)
                         .maxMessagesPerPoll(500)
                         .sortBy("file:modified")
-                        .move("${exchangeProperty." + DISPOSITION + "}/${file:name}"))
+                        // moves the file when its exchange completes, by its outcome, never over another file
+                        .advanced().processStrategy(new InboxFileDisposal()))
                 .routeId("file-intake")
                 .routePolicy(whileThisInstanceLeads())
                 .threads(concurrency, concurrency).threadName("file-intake")
@@ -76,9 +77,6 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
                                 .fileName("${exchangeProperty." + RESULT_NAME + "}")
                                 .tempFileName(".${exchangeProperty." + RESULT_NAME + "}.tmp")
                                 .fileExist("Override"))
-                        .setProperty(DISPOSITION, constant(DONE))
-                    .otherwise()
-                        .setProperty(DISPOSITION, constant(ERROR))
                 .end()
                 .process(observer::completed);
     }
@@ -95,8 +93,9 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
     private static void capture(Exchange exchange) {
         String name = exchange.getIn().getHeader(Exchange.FILE_NAME_ONLY, String.class);
         byte[] payload = exchange.getIn().getBody(byte[].class);
-        InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.FILE, name, OffsetDateTime.now(),
-                payload == null ? new byte[0] : payload, null));
+        // to the microsecond, as dead_letter keeps it: the reason file beside a set-aside file names the same time
+        InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.FILE, name,
+                OffsetDateTime.now().truncatedTo(ChronoUnit.MICROS), payload == null ? new byte[0] : payload, null));
     }
 
     private static void nameResult(Exchange exchange) {

@@ -9,8 +9,12 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.claimguard.testkit.Envelopes;
 import java.io.ByteArrayOutputStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
 /** Proves openspec/specs/envelope-intake/spec.md. */
@@ -128,6 +132,47 @@ class EnvelopeIntakeTest {
         assertThat(rejection.getMessage()).startsWith("input is not valid JSON: ").contains("PASS", "(line 1, column ");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("syntaxErrors")
+    @DisplayName("Scenario: Syntax errors are worded for people")
+    void syntaxErrorsAreWordedForPeople(String input, String reason) {
+        assertThat(rejectionOf(input).describe()).isEqualTo(reason);
+    }
+
+    static Stream<Arguments> syntaxErrors() {
+        String envelope = "{\"request_id\": \"req-1\", \"verifier_output\": ";
+        String notJson = "not_json: input is not valid JSON: ";
+        String anyValue = "expected a JSON value (string, number, object, array, true, false or null)";
+        return Stream.of(
+                Arguments.of(envelope + "{\"verdict\": \"PASS\"}", notJson + "unexpected end of input, expected a closing '}' (line 1, column 63)"),
+                Arguments.of("{\"a\": [1, 2", notJson + "unexpected end of input, expected a closing ']' (line 1, column 12)"),
+                Arguments.of("{\"a\": [1, 2}", notJson + "unexpected '}', expected a closing ']' (line 1, column 12)"),
+                Arguments.of("}", notJson + "unexpected '}' with no open object to close (line 1, column 1)"),
+                Arguments.of(envelope + "{}} garbage", notJson + "unrecognized token 'garbage', " + anyValue + " (line 1, column 48)"),
+                Arguments.of("true false", notJson + "more content after the end of the first JSON value (line 1, column 6)"),
+                Arguments.of(envelope + "{\"verdict\": \"PASS}}",
+                        notJson + "unexpected end of input inside a string, expected a closing '\"' (line 1, column 63)"),
+                Arguments.of("{\"a\":", notJson + "unexpected end of input inside an object (line 1, column 6)"),
+                Arguments.of("{\"a", notJson + "unexpected end of input inside a property name (line 1, column 4)"),
+                Arguments.of("{\"a\": \"x\u0001y\"}",
+                        notJson + "control character U+0001 inside a string must be escaped with a backslash (line 1, column 9)"),
+                Arguments.of("{\"a\": 1}\u0000", notJson + "unexpected character U+0000 between tokens: only space, tab, line feed and"
+                        + " carriage return may stand there (line 1, column 9)"),
+                Arguments.of("{\"a\": \"\\q\"}", notJson + "invalid escape: a backslash may not be followed by 'q' (line 1, column 9)"),
+                Arguments.of("{\"a\": \"\\u12G4\"}", notJson + "unexpected character 'G', expected a hex digit in a \\u escape (line 1, column 12)"),
+                Arguments.of("{\"a\": 01}", notJson + "invalid number, leading zeros are not allowed (line 1, column 8)"),
+                Arguments.of("{\"a\": 1.}", notJson + "unexpected character '}' in a number, expected a digit after the decimal point (line 1, column 8)"),
+                Arguments.of("{\"a\": 1e}", notJson + "unexpected character '}' in a number, expected a digit in the exponent (line 1, column 8)"),
+                Arguments.of("{\"a\": -}", notJson + "unexpected character '}' in a number, expected a digit after the minus sign (line 1, column 8)"),
+                Arguments.of("{\"a\": +1}", notJson + "unexpected character '+' in a number, a number must not start with a plus sign (line 1, column 8)"),
+                Arguments.of("{\"a\": NaN}", notJson + "'NaN' is not a JSON number (JSON has no NaN or Infinity) (line 1, column 10)"),
+                Arguments.of("{\"a\": 1 2}", notJson + "unexpected character '2', expected a comma between the entries of an object (line 1, column 9)"),
+                Arguments.of("{\"a\" 1}", notJson + "unexpected character '1', expected ':' between a property name and its value (line 1, column 6)"),
+                Arguments.of("{'a': 1}", notJson + "unexpected character ''', expected '\"' to start a property name (line 1, column 2)"),
+                Arguments.of("// note\n{}", notJson + "unexpected character '/', comments are not allowed in JSON (line 1, column 1)"),
+                Arguments.of("\n\n  {\"a\": }", notJson + "unexpected character '}', " + anyValue + " (line 3, column 9)"));
+    }
+
     @Test
     @DisplayName("Scenario: Input is empty")
     void inputIsEmpty() {
@@ -152,7 +197,8 @@ class EnvelopeIntakeTest {
         EnvelopeRejectedException rejection = rejectionOf(MINIMAL + " {}");
 
         assertThat(rejection.reason()).isEqualTo(RejectionReason.NOT_JSON);
-        assertThat(rejection.getMessage()).contains("Trailing token");
+        assertThat(rejection.getMessage())
+                .isEqualTo("input is not valid JSON: more content after the end of the first JSON value (line 1, column 48)");
     }
 
     @Test
@@ -162,7 +208,8 @@ class EnvelopeIntakeTest {
                 {"request_id": "req-1", "verifier_output": {"groundedness_score": 1e2147483648}}""");
 
         assertThat(rejection.reason()).isEqualTo(RejectionReason.NOT_JSON);
-        assertThat(rejection.getMessage()).contains("number that cannot be represented", "1e2147483648");
+        assertThat(rejection.getMessage())
+                .isEqualTo("input holds a number that cannot be represented: 1e2147483648, its exponent is out of range");
     }
 
     @Test

@@ -158,6 +158,33 @@ class GeneratedEnvelopePropertyTest {
                 mutated -> assertAcceptedOrRejected(mutated.bytes()));
     }
 
+    // Stated independently of the reader: Jackson's location part, its feature and token names, Java class names.
+    private static final Pattern PARSER_INTERNALS = Pattern.compile(
+            "Source:|REDACTED|StreamReadFeature|#UNKNOWN|com\\.fasterxml|tools\\.jackson|JsonToken|`"
+                    + "|\\b(?:java|javax|tools|com|org)\\.[a-z]\\w*(?:\\.\\w+)*\\.[A-Z]\\w*");
+
+    @Test
+    @DisplayName("Scenario: Rejection reasons name no parser internals")
+    void rejectionReasonsNameNoParserInternals() {
+        Map<String, Integer> rejectedByCode = new java.util.TreeMap<>();
+        forAll("Rejection reasons name no parser internals", TRIES,
+                gen -> new MutatedEnvelope(envelope(gen), mutations(gen)),
+                mutated -> mutated.mutations() + " of " + mutated.generated().json() + "\nread: " + printable(mutated.bytes()),
+                mutated -> {
+                    try {
+                        READER.read(mutated.bytes());
+                    } catch (EnvelopeRejectedException rejection) {
+                        rejectedByCode.merge(rejection.reason().code(), 1, Integer::sum);
+                        assertThat(rejection.getMessage()).doesNotContainPattern(PARSER_INTERNALS);
+                        if (rejection.reason() == RejectionReason.NOT_JSON && rejection.getMessage().startsWith("input is not valid JSON")) {
+                            assertThat(rejection.getMessage()).matches("input is not valid JSON: [a-z'].* \\(line \\d+, column \\d+\\)");
+                        }
+                    }
+                });
+        assertThat(rejectedByCode.getOrDefault("not_json", 0)).as("mutations rejected as not_json, of %s", rejectedByCode)
+                .isGreaterThanOrEqualTo(TRIES / 4);
+    }
+
     /**
      * Keeps the generators honest: in the cases each envelope property sees, every guard rule fires and stays
      * silent, some envelopes are clean and keep PASS, and every projection mode occurs. Counted on the generator's

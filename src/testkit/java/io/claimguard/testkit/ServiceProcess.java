@@ -127,6 +127,11 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /** The exit code of the service's JVM, once it has ended. */
+    public synchronized int exitCode() {
+        return process.exitValue();
+    }
+
     public synchronized long pid() {
         return process.pid();
     }

@@ -1,9 +1,16 @@
 package io.claimguard.testkit;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -118,11 +125,59 @@ public final class TestDatabase {
     }
 
     private static boolean dockerAvailable() {
+        if (!dockerMayBeReachable(System.getenv(), System.getProperties(), Path.of(System.getProperty("user.home")),
+                System.getProperty("os.name"))) {
+            return false;
+        }
         try {
             return DockerClientFactory.instance().isDockerAvailable();
         } catch (RuntimeException e) {
             return false;
         }
+    }
+
+    /**
+     * Whether any of the places Testcontainers looks for a Docker engine is set or present: only then is it asked,
+     * since where it finds none it logs an ERROR block on every run. The places are those of its client provider
+     * strategies: {@code DOCKER_HOST} and the {@code docker.host}, {@code tc.host} and {@code docker.client.strategy}
+     * settings (environment, system properties, {@code ~/.testcontainers.properties}), the sockets
+     * {@code /var/run/docker.sock}, {@code ~/.docker/run/docker.sock}, {@code ~/.docker/desktop/docker.sock},
+     * {@code $XDG_RUNTIME_DIR/docker.sock} and {@code /run/user/<uid>/docker.sock}, and Windows' named pipe, which
+     * cannot be looked at beforehand (so there it is always asked).
+     */
+    static boolean dockerMayBeReachable(Map<String, String> environment, Properties systemProperties, Path home, String osName) {
+        if (osName != null && osName.startsWith("Windows")) {
+            return true;
+        }
+        if (environment.containsKey("DOCKER_HOST") || environment.containsKey("TESTCONTAINERS_DOCKER_CLIENT_STRATEGY")) {
+            return true;
+        }
+        Properties userProperties = new Properties();
+        Path userFile = home.resolve(".testcontainers.properties");
+        if (Files.isReadable(userFile)) {
+            try (var in = Files.newInputStream(userFile)) {
+                userProperties.load(in);
+            } catch (IOException e) {
+                return true;
+            }
+        }
+        for (String setting : List.of("docker.host", "tc.host", "docker.client.strategy")) {
+            if (systemProperties.containsKey(setting) || userProperties.containsKey(setting)) {
+                return true;
+            }
+        }
+        List<Path> sockets = new ArrayList<>(List.of(Path.of("/var/run/docker.sock"), home.resolve(".docker/run/docker.sock"),
+                home.resolve(".docker/desktop/docker.sock")));
+        String runtimeDirectory = environment.get("XDG_RUNTIME_DIR");
+        if (runtimeDirectory != null) {
+            sockets.add(Path.of(runtimeDirectory, "docker.sock"));
+        }
+        try (var userRuntimeDirectories = Files.list(Path.of("/run/user"))) {
+            userRuntimeDirectories.map(directory -> directory.resolve("docker.sock")).forEach(sockets::add);
+        } catch (IOException e) {
+            // no /run/user: no rootless engine there
+        }
+        return sockets.stream().anyMatch(Files::exists);
     }
 
     @SuppressWarnings("resource")

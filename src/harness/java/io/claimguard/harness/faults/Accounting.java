@@ -374,7 +374,10 @@ final class Accounting {
         }
     }
 
-    /** Names of the complete files in a folder: not the service's dot-named temporary files. */
+    /**
+     * Names of the complete files in a folder: not the service's dot-named temporary files, nor the {@code .reason}
+     * files beside those in {@code .error/}.
+     */
     private static Set<String> finalFileNames(Path directory) throws IOException {
         if (!Files.isDirectory(directory)) {
             return Set.of();
@@ -382,7 +385,7 @@ final class Accounting {
         try (Stream<Path> files = Files.list(directory)) {
             Set<String> names = new HashSet<>();
             files.filter(Files::isRegularFile).map(file -> file.getFileName().toString())
-                    .filter(name -> !name.startsWith(".")).forEach(names::add);
+                    .filter(name -> !name.startsWith(".") && name.endsWith(".json")).forEach(names::add);
             return names;
         }
     }
