@@ -54,8 +54,9 @@ final class InboxFileDisposal extends GenericFileProcessStrategySupport<File> {
     }
 
     /**
-     * Moves the input into the folder under the first name that neither a file nor a reason file holds yet, its reason
-     * (if any) written first, so that a file in {@code .error/} never lacks it. One move at a time: two inputs may want
+     * Moves the input into the folder under the first name no file holds yet, its reason (if any) written first, so that
+     * a file in {@code .error/} never lacks it. A reason file without its file is what a crash between the two writes
+     * leaves: the same input, read again, takes that name and writes its reason anew. One move at a time: two inputs may want
      * the same free name ({@code x.json} taken, a second {@code x.json} and an {@code x.1.json} both want
      * {@code x.1.json}), and only one instance works the inbox at a time.
      */
@@ -65,7 +66,7 @@ final class InboxFileDisposal extends GenericFileProcessStrategySupport<File> {
         for (int clash = 0; ; clash++) {
             Path target = folder.resolve(storedName(name, clash));
             Path reasonFile = folder.resolve(target.getFileName() + REASON_SUFFIX);
-            if (Files.exists(target) || Files.exists(reasonFile)) {
+            if (Files.exists(target)) {
                 continue;
             }
             if (reason != null) {
