@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
         description = {
             "Guards verifier verdicts, projects the legacy facts list, audits every verification to PostgreSQL.",
             "Without a command, or with --name=value options only, it runs the service (see 'claimguard serve --help')."},
-        subcommands = {ServeCommand.class, VerifyChainCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {ServeCommand.class, VerifyChainCommand.class, StatusCommand.class, BrowseCommand.class,
+            ConsumeCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             ExitCodes.OK + ":done; for verify-chain and status: all is well",

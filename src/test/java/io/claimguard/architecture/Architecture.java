@@ -41,7 +41,7 @@ final class Architecture {
                 .whereLayer("domain").mayNotAccessAnyLayer()
                 .whereLayer("config").mayOnlyAccessLayers("domain")
                 .whereLayer("pipeline").mayOnlyAccessLayers("domain")
-                .whereLayer("observe").mayOnlyAccessLayers("pipeline", "config", "domain")
+                .whereLayer("observe").mayOnlyAccessLayers("status", "pipeline", "config", "domain")
                 .whereLayer("audit").mayOnlyAccessLayers("pipeline", "config", "domain")
                 .whereLayer("deadletter").mayOnlyAccessLayers("audit", "observe", "pipeline", "domain")
                 .whereLayer("forward").mayOnlyAccessLayers("pipeline", "domain")
