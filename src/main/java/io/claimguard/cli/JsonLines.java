@@ -7,6 +7,7 @@ import jakarta.jms.TextMessage;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.cfg.JsonNodeFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /** JSON for the tools' output: one compact document per line, so that {@code jq} and line-based tools can read it. */
@@ -16,6 +17,7 @@ final class JsonLines {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             // numbers keep their digits when a body is parsed and written again
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .build();
 
     private JsonLines() {
