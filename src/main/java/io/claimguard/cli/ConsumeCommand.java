@@ -71,12 +71,20 @@ final class ConsumeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        int taken;
-        try (StopOnSignal stop = follow ? new StopOnSignal() : null) {
-            taken = consume(stop);
+        if (!follow) {
+            report(consume(null));
+            return ExitCodes.OK;
         }
+        try (StopOnSignal stop = new StopOnSignal()) {
+            report(consume(stop));
+            stop.completed();
+            return ExitCodes.OK;
+        }
+    }
+
+    private void report(int taken) {
         spec.commandLine().getErr().println("%d message(s) taken from %s at %s".formatted(taken, queue, broker.url()));
-        return ExitCodes.OK;
+        spec.commandLine().getErr().flush();
     }
 
     private int consume(StopOnSignal stop) {

@@ -5,8 +5,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Ends a command that runs until stopped, cleanly, on SIGINT or SIGTERM: the JVM's shutdown hook asks the command to
- * stop, waits while it finishes the message in hand, and then ends the process with exit code 0 (the JVM would give
- * 130 or 143). While the command runs normally to its end, {@link #close} takes the hook away again.
+ * stop, waits while it finishes the message in hand, and, once the command has {@link #completed} its work and its
+ * report, ends the process with exit code 0 (the JVM would give 130 or 143). A command that failed instead ends with
+ * the signal's code. While the command runs to its end without a signal, {@link #close} takes the hook away again.
  */
 final class StopOnSignal implements AutoCloseable {
 
@@ -14,6 +15,7 @@ final class StopOnSignal implements AutoCloseable {
     private static final long PATIENCE_SECONDS = 30;
 
     private volatile boolean requested;
+    private volatile boolean completed;
     private final CountDownLatch finished = new CountDownLatch(1);
     private final Thread hook = new Thread(this::stopThenExit, "claimguard-stop");
 
@@ -28,12 +30,17 @@ final class StopOnSignal implements AutoCloseable {
     private void stopThenExit() {
         requested = true;
         try {
-            if (finished.await(PATIENCE_SECONDS, TimeUnit.SECONDS)) {
+            if (finished.await(PATIENCE_SECONDS, TimeUnit.SECONDS) && completed) {
                 Runtime.getRuntime().halt(ExitCodes.OK);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** The command did its work and printed its report: a signal ends the process with 0. */
+    void completed() {
+        completed = true;
     }
 
     @Override
@@ -42,7 +49,7 @@ final class StopOnSignal implements AutoCloseable {
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
-            // the hook is running: it ends the process now that the command has finished
+            // the hook is running: it ends the process now that the command has returned
         }
     }
 }
