@@ -56,9 +56,8 @@ final class BrowseCommand implements Callable<Integer> {
         try (ActiveMQConnectionFactory factory = broker.connectionFactory();
                 Connection connection = broker.connect(factory);
                 Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-                QueueBrowser browser = queueOptions.selector == null
-                        ? session.createBrowser(session.createQueue(queue))
-                        : session.createBrowser(session.createQueue(queue), queueOptions.selector)) {
+                // a null selector selects every message
+                QueueBrowser browser = session.createBrowser(session.createQueue(queue), queueOptions.selector)) {
             connection.start();
             Enumeration<?> messages = browser.getEnumeration();
             while (shown < max && messages.hasMoreElements()) {

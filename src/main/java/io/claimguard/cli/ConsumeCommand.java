@@ -93,9 +93,8 @@ final class ConsumeCommand implements Callable<Integer> {
         try (ActiveMQConnectionFactory factory = broker.connectionFactory();
                 Connection connection = broker.connect(factory);
                 Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
-                MessageConsumer consumer = queueOptions.selector == null
-                        ? session.createConsumer(session.createQueue(queue))
-                        : session.createConsumer(session.createQueue(queue), queueOptions.selector)) {
+                // a null selector selects every message
+                MessageConsumer consumer = session.createConsumer(session.createQueue(queue), queueOptions.selector)) {
             connection.start();
             while (taken < max && (stop == null || !stop.requested())) {
                 Message message = consumer.receive((follow ? FOLLOW_POLL : wait).toMillis());

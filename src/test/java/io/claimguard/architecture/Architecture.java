@@ -20,7 +20,8 @@ final class Architecture {
      * The packages and what each may use. {@code domain} is plain Java: the rules of the contract. {@code pipeline}
      * is the vocabulary the routes share (endpoints, the received input, its outcome, failure kinds). The steps
      * ({@code audit}, {@code deadletter}, {@code forward}) and the {@code verify} route use it; the intakes feed
-     * {@code verify}. The application class at the root wires it all and is not a layer.
+     * {@code verify}. The {@code status} facts are read by the command line ({@code cli}) and by the actuator endpoint
+     * ({@code observe}). The application class at the root wires it all and is not a layer.
      */
     static ArchRule layers(String root) {
         return layeredArchitecture().consideringOnlyDependenciesInLayers()
