@@ -4,6 +4,7 @@ import io.claimguard.domain.Verdict;
 import io.claimguard.status.Inbox.InboxBacklog;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +16,10 @@ import java.util.Map;
  * JSON ({@link #json()}), and the actuator endpoint {@code claimguard} answers the same JSON.
  */
 public record StatusReport(Instant generatedAt, Part<AuditFacts> audit, Part<InboxBacklog> inbox, Part<Queues> queues) {
+
+    public StatusReport {
+        generatedAt = generatedAt.truncatedTo(ChronoUnit.MILLIS);
+    }
 
     /** Exit-worthy: the chain was checked and does not verify. */
     public boolean chainBroken() {
