@@ -19,8 +19,8 @@ import picocli.CommandLine.Spec;
         description = {
             "Guards verifier verdicts, projects the legacy facts list, audits every verification to PostgreSQL.",
             "Without a command, or with --name=value options only, it runs the service (see 'claimguard serve --help')."},
-        subcommands = {ServeCommand.class, VerifyChainCommand.class, SendCommand.class, RedriveCommand.class,
-            CommandLine.HelpCommand.class},
+        subcommands = {ServeCommand.class, SendCommand.class, BrowseCommand.class, ConsumeCommand.class,
+            StatusCommand.class, VerifyChainCommand.class, RedriveCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             ExitCodes.OK + ":done; for verify-chain and status: all is well",
@@ -50,6 +50,7 @@ public final class ClaimGuardCli implements Runnable {
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setExecutionExceptionHandler(new FailureReport());
+        commandLine.setParameterExceptionHandler(ClaimGuardCli::reportUsageError);
         commandLine.setUsageHelpAutoWidth(true);
         return commandLine.execute(args);
     }
@@ -62,6 +63,17 @@ public final class ClaimGuardCli implements Runnable {
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** A usage error: what is wrong, a suggestion for a mistyped name, and where the help is; not the whole help. */
+    private static int reportUsageError(CommandLine.ParameterException problem, String[] args) {
+        CommandLine commandLine = problem.getCommandLine();
+        PrintWriter err = commandLine.getErr();
+        String command = commandLine.getCommandSpec().qualifiedName();
+        err.println(command + ": " + problem.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(problem, err);
+        err.println("Try '" + command + " --help' for more information.");
+        return commandLine.getCommandSpec().exitCodeOnInvalidInput();
     }
 
     /** Prints a command's failure as one line a person can act on, without a stack trace. */

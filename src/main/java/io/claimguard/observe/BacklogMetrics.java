@@ -1,19 +1,13 @@
 package io.claimguard.observe;
 
 import io.claimguard.config.ClaimGuardProperties;
+import io.claimguard.status.Inbox;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import org.apache.activemq.artemis.api.core.SimpleString;
-import org.apache.activemq.artemis.core.server.Queue;
-import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
@@ -24,11 +18,11 @@ import org.springframework.stereotype.Component;
 public class BacklogMetrics implements MeterBinder {
 
     private final ClaimGuardProperties properties;
-    private final ObjectProvider<EmbeddedActiveMQ> embeddedBroker;
+    private final EmbeddedQueueDepths queueDepths;
 
-    public BacklogMetrics(ClaimGuardProperties properties, ObjectProvider<EmbeddedActiveMQ> embeddedBroker) {
+    public BacklogMetrics(ClaimGuardProperties properties, EmbeddedQueueDepths queueDepths) {
         this.properties = properties;
-        this.embeddedBroker = embeddedBroker;
+        this.queueDepths = queueDepths;
     }
 
     @Override
@@ -47,27 +41,14 @@ public class BacklogMetrics implements MeterBinder {
 
     private double inboxFiles() {
         Path inbox = properties.file().inbox();
-        int count = 0;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(inbox, "*.json")) {
-            for (Path file : files) {
-                if (Files.isRegularFile(file)) {
-                    count++;
-                }
-            }
-        } catch (NoSuchFileException e) {
-            return 0;
+        try {
+            return Inbox.waitingFiles(inbox);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the inbox " + inbox, e);
         }
-        return count;
     }
 
     private double queueDepth(String name) {
-        EmbeddedActiveMQ broker = embeddedBroker.getIfAvailable();
-        if (broker == null || broker.getActiveMQServer() == null) {
-            return Double.NaN;
-        }
-        Queue queue = broker.getActiveMQServer().locateQueue(SimpleString.of(name));
-        return queue == null ? 0 : queue.getMessageCount();
+        return queueDepths.available() ? queueDepths.depth(name) : Double.NaN;
     }
 }

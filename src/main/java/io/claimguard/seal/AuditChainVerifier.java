@@ -42,7 +42,35 @@ public final class AuditChainVerifier {
             WHERE NOT EXISTS (SELECT 1 FROM claimguard.audit_seal AS s WHERE s.audit_id = a.id)
             """;
 
+    /** The newest two seals, newest first. */
+    private static final String HEAD_SEALS = """
+            SELECT seq, audit_id, previous_hash, hash FROM claimguard.audit_seal
+            ORDER BY seq DESC
+            LIMIT 2
+            """;
+
     private AuditChainVerifier() {
+    }
+
+    /**
+     * Checks the head link only, in constant time however long the chain: the newest seal follows the one before it
+     * and its row still gives its hash. It sees a tampered newest row or a removed newest seal, not a change further
+     * back: that takes {@link #verify}. Returns the broken link as {@link #verify} names it, or null when intact (or
+     * nothing is sealed yet).
+     */
+    public static String headLinkBreak(Connection connection) throws SQLException {
+        List<StoredSeal> head = new ArrayList<>(2);
+        try (PreparedStatement query = connection.prepareStatement(HEAD_SEALS); ResultSet rs = query.executeQuery()) {
+            while (rs.next()) {
+                head.add(storedSeal(rs));
+            }
+        }
+        if (head.isEmpty()) {
+            return null;
+        }
+        StoredSeal newest = head.get(0);
+        StoredSeal before = head.size() > 1 ? head.get(1) : null;
+        return brokenLink(newest, before, recomputedHashes(connection, List.of(newest)).get(newest.auditId()));
     }
 
     public static ChainReport verify(Connection connection) throws SQLException {
@@ -102,7 +130,7 @@ public final class AuditChainVerifier {
             List<StoredSeal> seals = new ArrayList<>(PAGE_SIZE);
             try (ResultSet rs = query.executeQuery()) {
                 while (rs.next()) {
-                    seals.add(new StoredSeal(rs.getLong(1), rs.getLong(2), rs.getBytes(3), rs.getBytes(4)));
+                    seals.add(storedSeal(rs));
                 }
             }
             return seals;
@@ -130,6 +158,10 @@ public final class AuditChainVerifier {
             }
         }
         return recomputed;
+    }
+
+    private static StoredSeal storedSeal(ResultSet rs) throws SQLException {
+        return new StoredSeal(rs.getLong(1), rs.getLong(2), rs.getBytes(3), rs.getBytes(4));
     }
 
     private static long unsealedCount(Connection connection) throws SQLException {

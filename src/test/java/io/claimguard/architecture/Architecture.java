@@ -20,9 +20,10 @@ final class Architecture {
      * The packages and what each may use. {@code domain} is plain Java: the rules of the contract. {@code pipeline}
      * is the vocabulary the routes share (endpoints, the received input, its outcome, failure kinds). The steps
      * ({@code audit}, {@code deadletter}, {@code forward}) and the {@code verify} route use it; the intakes feed
-     * {@code verify}. The application class at the root wires it all and is not a layer. {@code cli} takes the
-     * input key ({@code audit.Sha256}) from {@code audit}, so that {@code send} finds an input's row by the service's
-     * own definition.
+     * {@code verify}. The {@code status} facts are read by the command line ({@code cli}) and by the actuator endpoint
+     * ({@code observe}). {@code cli} takes the input key ({@code audit.Sha256}) from {@code audit}, so that {@code send}
+     * finds an input's row by the service's own definition. The application class at the root wires it all and is not a
+     * layer.
      */
     static ArchRule layers(String root) {
         return layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -37,20 +38,18 @@ final class Architecture {
                 .layer("verify").definedBy(root + ".verify..")
                 .layer("intake").definedBy(root + ".intake..")
                 .layer("seal").definedBy(root + ".seal..")
-                .layer("tools").definedBy(root + ".tools..")
                 .layer("status").definedBy(root + ".status..")
                 .layer("cli").definedBy(root + ".cli..")
                 .whereLayer("domain").mayNotAccessAnyLayer()
                 .whereLayer("config").mayOnlyAccessLayers("domain")
                 .whereLayer("pipeline").mayOnlyAccessLayers("domain")
-                .whereLayer("observe").mayOnlyAccessLayers("pipeline", "config", "domain")
+                .whereLayer("observe").mayOnlyAccessLayers("status", "pipeline", "config", "domain")
                 .whereLayer("audit").mayOnlyAccessLayers("pipeline", "config", "domain")
                 .whereLayer("deadletter").mayOnlyAccessLayers("audit", "observe", "pipeline", "domain")
                 .whereLayer("forward").mayOnlyAccessLayers("pipeline", "domain")
                 .whereLayer("verify").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")
                 .whereLayer("intake").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")
                 .whereLayer("seal").mayOnlyAccessLayers("pipeline", "config")
-                .whereLayer("tools").mayOnlyAccessLayers("seal", "config")
                 .whereLayer("status").mayOnlyAccessLayers("seal", "config", "domain")
                 .whereLayer("cli").mayOnlyAccessLayers("status", "seal", "audit", "pipeline", "config", "domain");
     }

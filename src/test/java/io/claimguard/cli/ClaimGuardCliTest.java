@@ -72,11 +72,13 @@ class ClaimGuardCliTest {
     void usageErrors() {
         Run unknownCommand = Run.of("frobnicate");
         assertThat(unknownCommand.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(unknownCommand.err()).contains("'frobnicate'");
+        assertThat(unknownCommand.err()).contains("'frobnicate'", "Try 'claimguard --help' for more information.")
+                .doesNotContain("Usage:");
 
         Run unknownOption = Run.of("verify-chain", "--no-such-option");
         assertThat(unknownOption.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(unknownOption.err()).contains("--no-such-option");
+        assertThat(unknownOption.err()).startsWith("claimguard verify-chain: ").contains("--no-such-option",
+                "Try 'claimguard verify-chain --help' for more information.").doesNotContain("Usage:");
     }
 
     @Test

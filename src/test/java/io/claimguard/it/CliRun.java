@@ -1,16 +1,14 @@
 package io.claimguard.it;
 
 import io.claimguard.cli.ClaimGuardCli;
+import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
-import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Stream;
 
-/**
- * What one run of {@code claimguard <command>} printed and returned, run in the test's JVM against the test's broker
- * and database.
- */
-record CliRun(int exitCode, List<String> out, String err) {
+/** One run of {@code claimguard <command>} in the test's JVM: its exit code and what it printed, line by line. */
+record CliRun(int exitCode, List<String> lines, String err) {
 
     /** Runs the command with the test service's broker, input queue and database added to the arguments. */
     static CliRun against(String command, String... arguments) {
@@ -23,9 +21,15 @@ record CliRun(int exitCode, List<String> out, String err) {
     }
 
     static CliRun of(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exitCode = ClaimGuardCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new CliRun(exitCode, out.toString().lines().toList(), err.toString());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exitCode = ClaimGuardCli.execute(args, new PrintWriter(out, true, StandardCharsets.UTF_8),
+                new PrintWriter(err, true, StandardCharsets.UTF_8));
+        return new CliRun(exitCode, out.toString(StandardCharsets.UTF_8).lines().toList(), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Standard output as one text. */
+    String out() {
+        return String.join("\n", lines);
     }
 }

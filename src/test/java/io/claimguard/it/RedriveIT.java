@@ -33,7 +33,7 @@ class RedriveIT extends ServiceTestSupport {
 
         Map<String, Object> audit = auditRows(requestId).get(0);
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
-        assertThat(run.out()).containsExactly("dead_letter " + deadLetterId + " -> audited as audit_id " + audit.get("id")
+        assertThat(run.lines()).containsExactly("dead_letter " + deadLetterId + " -> audited as audit_id " + audit.get("id")
                 + ": PASS (model PASS; no guard rule fired)");
         assertThat(audit).containsEntry("redrive_of", deadLetterId).containsEntry("source", "jms");
         assertThat(deadLetter(deadLetterId)).usingRecursiveComparison().isEqualTo(before);
@@ -58,7 +58,7 @@ class RedriveIT extends ServiceTestSupport {
         }
 
         assertThat(unlinked.exitCode()).isEqualTo(ExitCodes.FINDINGS);
-        assertThat(unlinked.out().get(0)).startsWith("audit_id=" + auditId + ": content altered");
+        assertThat(unlinked.lines().get(0)).startsWith("audit_id=" + auditId + ": content altered");
         assertThat(verifyChain().exitCode()).as("restored").isZero();
     }
 
@@ -79,14 +79,14 @@ class RedriveIT extends ServiceTestSupport {
             assertThat((byte[]) row.get("payload")).isEqualTo(utf8(invalid));
         });
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.FINDINGS);
-        assertThat(run.out()).containsExactly("dead_letter " + deadLetterId + " -> dead-lettered again as dead_letter "
+        assertThat(run.lines()).containsExactly("dead_letter " + deadLetterId + " -> dead-lettered again as dead_letter "
                 + again.get(0).get("id") + ": not_json: " + before.get("reason"));
         assertThat(deadLetter(deadLetterId)).usingRecursiveComparison().isEqualTo(before);
 
         // its newer row stands for it now
         CliRun repeated = CliRun.against("redrive", "--id", String.valueOf(deadLetterId));
         assertThat(repeated.exitCode()).isEqualTo(ExitCodes.OK);
-        assertThat(repeated.out()).containsExactly("dead_letter " + deadLetterId + " -> skipped: re-driven before and"
+        assertThat(repeated.lines()).containsExactly("dead_letter " + deadLetterId + " -> skipped: re-driven before and"
                 + " dead-lettered again as dead_letter " + again.get(0).get("id") + " (re-drive that one); --again"
                 + " re-drives it anyway");
         assertThat(redrivenDeadLetters(deadLetterId)).hasSize(1);
@@ -102,7 +102,7 @@ class RedriveIT extends ServiceTestSupport {
         CliRun run = CliRun.against("redrive", "--reason", "not_json", "--since", since.toString());
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.FINDINGS);
-        assertThat(run.out()).singleElement().asString().startsWith("dead_letter " + notJson + " -> dead-lettered again");
+        assertThat(run.lines()).singleElement().asString().startsWith("dead_letter " + notJson + " -> dead-lettered again");
         assertThat(redrivenDeadLetters(notJson)).hasSize(1);
         assertThat(redrivenDeadLetters(notAnObject)).isEmpty();
     }
@@ -118,7 +118,7 @@ class RedriveIT extends ServiceTestSupport {
         CliRun run = CliRun.against("redrive", "--since", since.toString(), "--until", until.toString());
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.FINDINGS);
-        assertThat(run.out()).singleElement().asString()
+        assertThat(run.lines()).singleElement().asString()
                 .startsWith("dead_letter " + inRange + " -> dead-lettered again as dead_letter ")
                 .contains(": not_an_object: ");
         assertThat(redrivenDeadLetters(inRange)).hasSize(1);
@@ -137,7 +137,7 @@ class RedriveIT extends ServiceTestSupport {
                 "--db-password", DATABASE.password());
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
-        assertThat(run.out()).singleElement().asString()
+        assertThat(run.lines()).singleElement().asString()
                 .startsWith("dead_letter " + deadLetterId + " -> would be re-driven: not_an_object, received 20")
                 .endsWith("Z, " + utf8(invalid).length + " bytes");
         assertThat(redrivenDeadLetters(deadLetterId)).isEmpty();
@@ -149,7 +149,7 @@ class RedriveIT extends ServiceTestSupport {
         CliRun run = CliRun.against("redrive", "--id", "987654321987");
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
-        assertThat(run.out()).containsExactly("nothing to re-drive: no dead letter matches the selection");
+        assertThat(run.lines()).containsExactly("nothing to re-drive: no dead letter matches the selection");
     }
 
     @Test
@@ -162,12 +162,12 @@ class RedriveIT extends ServiceTestSupport {
 
         CliRun skipped = CliRun.against("redrive", "--id", String.valueOf(deadLetterId));
         assertThat(skipped.exitCode()).isEqualTo(ExitCodes.OK);
-        assertThat(skipped.out()).containsExactly("dead_letter " + deadLetterId + " -> skipped: re-driven before and"
+        assertThat(skipped.lines()).containsExactly("dead_letter " + deadLetterId + " -> skipped: re-driven before and"
                 + " audited as audit_id " + auditId + "; --again re-drives it anyway");
 
         CliRun again = CliRun.against("redrive", "--id", String.valueOf(deadLetterId), "--again");
         assertThat(again.exitCode()).as(again.err()).isEqualTo(ExitCodes.OK);
-        assertThat(again.out()).singleElement().asString()
+        assertThat(again.lines()).singleElement().asString()
                 .startsWith("dead_letter " + deadLetterId + " -> duplicate of audit_id " + auditId + " ");
         assertThat(auditRows(requestId)).hasSize(1);
     }

@@ -30,7 +30,7 @@ class SendCommandIT extends ServiceTestSupport {
 
         Map<String, Object> row = auditRows(requestId).get(0);
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
-        assertThat(run.out()).containsExactly(file + " -> audit_id " + row.get("id")
+        assertThat(run.lines()).containsExactly(file + " -> audit_id " + row.get("id")
                 + ": LOW_CONFID (model PASS; guard: gatekeeper.fail)");
         assertThat(row).containsEntry("source", "jms").containsEntry("effective_verdict", "LOW_CONFID");
     }
@@ -46,7 +46,7 @@ class SendCommandIT extends ServiceTestSupport {
         CliRun again = CliRun.against("send", "--bytes", file.toString());
 
         assertThat(again.exitCode()).as(again.err()).isEqualTo(ExitCodes.OK);
-        assertThat(again.out()).singleElement().asString()
+        assertThat(again.lines()).singleElement().asString()
                 .startsWith(file + " -> duplicate of audit_id " + first.get("id") + " (byte-identical input audited 20")
                 .endsWith("Z): no new row; its result is forwarded again");
         assertThat(auditRows(requestId)).hasSize(1);
@@ -56,9 +56,9 @@ class SendCommandIT extends ServiceTestSupport {
         CliRun both = CliRun.against("send", same.toString(), same.toString());
         Object auditId = auditRows(twiceInOneRun).get(0).get("id");
         assertThat(both.exitCode()).as(both.err()).isEqualTo(ExitCodes.OK);
-        assertThat(both.out()).hasSize(2);
-        assertThat(both.out().get(0)).isEqualTo(same + " -> audit_id " + auditId + ": PASS (model PASS; no guard rule fired)");
-        assertThat(both.out().get(1)).startsWith(same + " -> duplicate of audit_id " + auditId + " (");
+        assertThat(both.lines()).hasSize(2);
+        assertThat(both.lines().get(0)).isEqualTo(same + " -> audit_id " + auditId + ": PASS (model PASS; no guard rule fired)");
+        assertThat(both.lines().get(1)).startsWith(same + " -> duplicate of audit_id " + auditId + " (");
         assertThat(auditRows(twiceInOneRun)).hasSize(1);
     }
 
@@ -71,9 +71,9 @@ class SendCommandIT extends ServiceTestSupport {
         CliRun run = CliRun.against("send", good.toString(), bad.toString());
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.FINDINGS);
-        assertThat(run.out()).hasSize(2);
-        assertThat(run.out().get(0)).startsWith(good + " -> audit_id ").endsWith(": PASS (model PASS; no guard rule fired)");
-        assertThat(run.out().get(1)).startsWith(bad + " -> rejected: not_json: ").containsPattern("\\(dead_letter \\d+\\)$");
+        assertThat(run.lines()).hasSize(2);
+        assertThat(run.lines().get(0)).startsWith(good + " -> audit_id ").endsWith(": PASS (model PASS; no guard rule fired)");
+        assertThat(run.lines().get(1)).startsWith(bad + " -> rejected: not_json: ").containsPattern("\\(dead_letter \\d+\\)$");
     }
 
     @Test
@@ -86,7 +86,7 @@ class SendCommandIT extends ServiceTestSupport {
                 "--db-url", "jdbc:postgresql://127.0.0.1:1/nowhere", file.toString());
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
-        assertThat(run.out()).singleElement().asString().startsWith(file + " -> sent to " + INPUT_QUEUE + " as ID:");
+        assertThat(run.lines()).singleElement().asString().startsWith(file + " -> sent to " + INPUT_QUEUE + " as ID:");
         assertThat(awaitAuditRow(requestId)).containsEntry("source", "jms");
     }
 
@@ -104,7 +104,7 @@ class SendCommandIT extends ServiceTestSupport {
         assertThat(unreadable.exitCode()).isEqualTo(ExitCodes.UNAVAILABLE);
         assertThat(unreadable.err().strip()).startsWith("claimguard send: cannot read " + missing).doesNotContain("\tat ");
         // nothing is sent when one file cannot be read
-        assertThat(unreadable.out()).isEmpty();
+        assertThat(unreadable.lines()).isEmpty();
     }
 
     @Test
@@ -118,7 +118,7 @@ class SendCommandIT extends ServiceTestSupport {
                 "--db-password", DATABASE.password(), file.toString());
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.UNAVAILABLE);
-        assertThat(run.out()).singleElement().asString().startsWith(file + " -> pending: sent as ID:");
+        assertThat(run.lines()).singleElement().asString().startsWith(file + " -> pending: sent as ID:");
         assertThat(run.err().strip()).startsWith("claimguard send: no audit or dead-letter row after 1.0 s for 1 of 1"
                 + " inputs, still pending: " + file);
     }
