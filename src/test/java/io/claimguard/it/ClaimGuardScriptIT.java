@@ -47,8 +47,10 @@ class ClaimGuardScriptIT extends ServiceTestSupport {
         String queue = uniqueId("it.follow");
         String result = "{\"request_id\": \"follow-1\", \"verdict\": \"PASS\"}";
         // to files: destroying a process closes its pipes, and what it printed last must still be read
-        Path out = Files.createTempFile(WORK, "follow-", ".out");
-        Path err = Files.createTempFile(WORK, "follow-", ".err");
+        // (in a folder of their own: the service's work folder holds only what the service writes, HostileValuesIT checks)
+        Path folder = temporaryFolder("claimguard-follow-");
+        Path out = folder.resolve("consume.out");
+        Path err = folder.resolve("consume.err");
         Process consumer = new ProcessBuilder(SCRIPT.toString(), "consume", "--follow", "--queue", queue,
                 "--broker", "tcp://127.0.0.1:" + BROKER_PORT).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         try {
