@@ -24,9 +24,10 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             ExitCodes.OK + ":done; for verify-chain and status: all is well",
-            ExitCodes.FINDINGS + ":done, and found something wrong (a broken chain, a re-driven input rejected again)",
-            ExitCodes.USAGE + ":wrong arguments (the message says which)",
-            ExitCodes.UNAVAILABLE + ":could not do it (the database or broker unreachable, a file unreadable)"})
+            ExitCodes.FINDINGS + ":done, and something is wrong (a broken chain, an input rejected or dead-lettered again)",
+            ExitCodes.USAGE + ":wrong arguments (the message says which, and where the help is)",
+            ExitCodes.UNAVAILABLE + ":could not be done (the database or broker unreachable, a file unreadable, inputs"
+                + " still pending after --timeout)"})
 public final class ClaimGuardCli implements Runnable {
 
     /** Options that are the command line's own, never Spring Boot's. */

@@ -1,5 +1,7 @@
 package io.claimguard.cli;
 
+import java.sql.SQLException;
+
 /** A tool command could not do its work, for a reason the message states in words an operator can act on. */
 public class ToolFailure extends RuntimeException {
 
@@ -18,8 +20,30 @@ public class ToolFailure extends RuntimeException {
         return exitCode;
     }
 
-    /** The failure and its causes as one line: each cause's message once, no class names unless there is no message. */
+    /** PostgreSQL's SQLSTATE for a table that does not exist. */
+    private static final String UNDEFINED_TABLE = "42P01";
+
+    /**
+     * The failure and its causes as one line: each cause's message once, no class names unless there is no message;
+     * a missing audit table says what that usually means.
+     */
     static String describe(Throwable failure) {
+        return causes(failure) + (hasCause(failure, UNDEFINED_TABLE)
+                ? " (the database has no ClaimGuard tables: is it the service's database, and has the service started on"
+                        + " it once? It creates them at start)"
+                : "");
+    }
+
+    private static boolean hasCause(Throwable failure, String sqlState) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && sqlState.equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String causes(Throwable failure) {
         StringBuilder line = new StringBuilder();
         String previous = null;
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
