@@ -12,7 +12,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,8 +38,6 @@ import picocli.CommandLine.Spec;
             "1:the chain does not verify (the first broken link is named)", "2:wrong arguments",
             "3:the audit database unreachable (the rest is still shown)"})
 final class StatusCommand implements Callable<Integer> {
-
-    private static final Duration BROKER_PATIENCE = Duration.ofSeconds(5);
 
     @Mixin
     private DatabaseOptions database;
@@ -103,9 +100,8 @@ final class StatusCommand implements Callable<Integer> {
     private Part<Queues> queues() {
         List<QueueDepth> depths = new ArrayList<>();
         try (ServerLocator locator = ActiveMQClient.createServerLocator(broker.url())) {
-            // a tool gives up at once when the broker is away, instead of retrying as the service does, and a broker
-            // that accepts but does not answer holds up the status for seconds, not the client's default 30
-            locator.setReconnectAttempts(0).setInitialConnectAttempts(1).setCallTimeout(BROKER_PATIENCE.toMillis());
+            // as BrokerOptions' factory does for the JMS tools
+            locator.setReconnectAttempts(0).setInitialConnectAttempts(1).setCallTimeout(BrokerOptions.CALL_TIMEOUT.toMillis());
             try (ClientSessionFactory factory = locator.createSessionFactory();
                     ClientSession session = factory.createSession(broker.user, broker.password, false, true, true, false, 0)) {
                 depths.add(depth(session, QueueDepth.INPUT, inputQueue));
