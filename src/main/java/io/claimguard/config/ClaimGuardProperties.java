@@ -3,6 +3,7 @@ package io.claimguard.config;
 import io.claimguard.domain.Limits;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -13,7 +14,7 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("claimguard")
 public record ClaimGuardProperties(
         FileDrop file, Jms jms, Kafka kafka, Broker broker, Limits limits, Processing processing, Audit audit, Database database,
-        Seal seal, String instanceId) {
+        Seal seal, String instanceId, Judgement policy) {
 
     /**
      * The name this instance goes by in the summary log line and the metrics' {@code instance_id} tag, so that with
@@ -144,5 +145,22 @@ public record ClaimGuardProperties(
      *     insert stayed uncommitted about this long waits for the next full scan
      */
     public record Seal(Duration period, int batchSize, Duration fullScanInterval) {
+    }
+
+    /**
+     * The judgement policy every input is judged under (the domain's {@code Policy}); its id ({@code name@version}) is
+     * recorded on every audit row.
+     *
+     * @param name the policy's name
+     * @param version its version: give a changed policy a new one, so that audit rows judged by each can be told apart
+     * @param ruleCaps guard rule code to cap, for caps stricter than the contract's (e.g. {@code gatekeeper.fail: REJECT})
+     * @param findingCaps finding code to cap (e.g. {@code evidence.unknown_invocation: LOW_CONFID}); none by default
+     */
+    public record Judgement(String name, int version, Map<String, String> ruleCaps, Map<String, String> findingCaps) {
+
+        public Judgement {
+            ruleCaps = ruleCaps == null ? Map.of() : Map.copyOf(ruleCaps);
+            findingCaps = findingCaps == null ? Map.of() : Map.copyOf(findingCaps);
+        }
     }
 }

@@ -1,13 +1,21 @@
 package io.claimguard.domain;
 
-/** One guard rule that fired, with a sentence saying why. */
-public record GuardReason(GuardRule rule, String detail) {
+/**
+ * One reason the verdict was capped (or would have been: also a reason that changed nothing is recorded): a guard rule
+ * that fired, or a finding that the policy turns into a cap.
+ *
+ * @param code the guard rule's code ({@code gatekeeper.fail}) or the finding's ({@code evidence.unknown_invocation})
+ * @param cap the verdict it caps the result at under the policy that judged it
+ * @param detail a sentence saying why
+ */
+public record GuardReason(String code, Verdict cap, String detail) {
 
-    public String code() {
-        return rule.code();
+    /** A guard rule that fired, with the contract's cap (a policy may make it stricter: {@link Policy#judge}). */
+    public static GuardReason of(GuardRule rule, String detail) {
+        return new GuardReason(rule.code(), rule.cap(), detail);
     }
 
-    public Verdict cap() {
-        return rule.cap();
+    GuardReason cappedAt(Verdict stricterCap) {
+        return new GuardReason(code, stricterCap, detail);
     }
 }

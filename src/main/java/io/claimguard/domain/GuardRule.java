@@ -1,6 +1,8 @@
 package io.claimguard.domain;
 
-/** The verdict guard's rules: each has a reason code and the verdict it caps the result at. */
+import java.util.Optional;
+
+/** The verdict guard's rules: each has a reason code and the verdict the contract caps the result at. */
 public enum GuardRule {
     GATEKEEPER_INVOCATION_REF("gatekeeper.invocation_ref", Verdict.REJECT),
     GATEKEEPER_FAIL("gatekeeper.fail", Verdict.LOW_CONFID),
@@ -23,5 +25,15 @@ public enum GuardRule {
 
     public Verdict cap() {
         return cap;
+    }
+
+    /** The rule with this code, if there is one. */
+    public static Optional<GuardRule> ofCode(String code) {
+        for (GuardRule rule : values()) {
+            if (rule.code.equals(code)) {
+                return Optional.of(rule);
+            }
+        }
+        return Optional.empty();
     }
 }

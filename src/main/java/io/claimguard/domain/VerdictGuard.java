@@ -30,13 +30,13 @@ public final class VerdictGuard {
         JsonNode verdictNode = envelope.verifierOutput().path("verdict");
         Optional<Verdict> modelVerdict = Verdict.parse(Json.string(verdictNode));
         if (modelVerdict.isEmpty()) {
-            reasons.add(new GuardReason(GuardRule.VERDICT_INVALID, verdictNode.isMissingNode()
+            reasons.add(GuardReason.of(GuardRule.VERDICT_INVALID, verdictNode.isMissingNode()
                     ? "verifier_output.verdict is absent"
                     : "verifier_output.verdict " + verdictNode + " is not PASS, LOW_CONFID or REJECT"));
         }
         List<ProjectedClaim> unknown = projection.claimsWithUnknownVerification();
         if (!unknown.isEmpty()) {
-            reasons.add(new GuardReason(GuardRule.CLAIM_CHECKS_UNKNOWN_VERIFICATION, describeUnknown(unknown)));
+            reasons.add(GuardReason.of(GuardRule.CLAIM_CHECKS_UNKNOWN_VERIFICATION, describeUnknown(unknown)));
         }
 
         // An invalid model verdict starts from PASS so that the caps alone decide, and counts as downgraded.
@@ -65,7 +65,7 @@ public final class VerdictGuard {
             } else {
                 detail = "verifier_input.gatekeeper_result.status " + statusNode + " is neither pass nor fail";
             }
-            reasons.add(new GuardReason(GuardRule.GATEKEEPER_MISSING, detail));
+            reasons.add(GuardReason.of(GuardRule.GATEKEEPER_MISSING, detail));
             return;
         }
         // A failures value that is not a list counts as absent: a failed gatekeeper must always cap.
@@ -77,13 +77,13 @@ public final class VerdictGuard {
         List<JsonNode> invocationRef = listed.stream().filter(VerdictGuard::isInvocationRefFailure).toList();
         List<JsonNode> others = listed.stream().filter(failure -> !isInvocationRefFailure(failure)).toList();
         if (!invocationRef.isEmpty()) {
-            reasons.add(new GuardReason(GuardRule.GATEKEEPER_INVOCATION_REF,
+            reasons.add(GuardReason.of(GuardRule.GATEKEEPER_INVOCATION_REF,
                     "gatekeeper failed " + INVOCATION_REF_CHECK + describeDetails(invocationRef)));
         }
         if (listed.isEmpty()) {
-            reasons.add(new GuardReason(GuardRule.GATEKEEPER_FAIL, "gatekeeper status is fail with no failures listed"));
+            reasons.add(GuardReason.of(GuardRule.GATEKEEPER_FAIL, "gatekeeper status is fail with no failures listed"));
         } else if (!others.isEmpty()) {
-            reasons.add(new GuardReason(GuardRule.GATEKEEPER_FAIL, "gatekeeper failed " + describeChecks(others)));
+            reasons.add(GuardReason.of(GuardRule.GATEKEEPER_FAIL, "gatekeeper failed " + describeChecks(others)));
         }
     }
 
@@ -112,7 +112,7 @@ public final class VerdictGuard {
                 detail += ": " + error;
             }
         }
-        reasons.add(new GuardReason(GuardRule.PARSE_STATUS_NOT_OK, detail));
+        reasons.add(GuardReason.of(GuardRule.PARSE_STATUS_NOT_OK, detail));
     }
 
     private static String describeChecks(List<JsonNode> failures) {

@@ -12,11 +12,20 @@ public record Verification(Envelope envelope, Projection projection, GuardDecisi
         findings = List.copyOf(findings);
     }
 
-    /** Projects, guards and checks one envelope. A pure function. */
+    /** Projects, guards and checks one envelope under the contract's policy. A pure function. */
     public static Verification of(Envelope envelope) {
+        return of(envelope, Policy.CONTRACT);
+    }
+
+    /**
+     * Projects, guards and checks one envelope, and judges it under the policy: the guard's rules at the policy's
+     * caps, and the findings the policy turns into caps. A pure function.
+     */
+    public static Verification of(Envelope envelope, Policy policy) {
         Projection projection = LegacyProjection.project(envelope.verifierOutput());
         GuardDecision guard = VerdictGuard.decide(envelope, projection);
-        return new Verification(envelope, projection, guard, Findings.of(envelope, projection, guard));
+        List<Finding> findings = Findings.of(envelope, projection, guard);
+        return new Verification(envelope, projection, policy.judge(guard, findings), findings);
     }
 
     public String requestId() {

@@ -2,6 +2,7 @@ package io.claimguard.verify;
 
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.domain.EnvelopeRejectedException;
+import io.claimguard.domain.Policy;
 import io.claimguard.domain.Verification;
 import io.claimguard.pipeline.DeadLetter;
 import io.claimguard.pipeline.InputExchange;
@@ -12,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads, projects and guards one input with the domain core: it is accepted with its verification, or rejected. An
+ * Reads, projects, guards and judges one input (under the configured policy) with the domain core: it is accepted with its verification, or rejected. An
  * input its intake rejected already (a JMS message of a type that holds no envelope) is not read.
  */
 final class EnvelopeStep implements Processor {
@@ -20,9 +21,11 @@ final class EnvelopeStep implements Processor {
     private static final Logger LOG = LoggerFactory.getLogger(EnvelopeStep.class);
 
     private final EnvelopeReader reader;
+    private final Policy policy;
 
-    EnvelopeStep(EnvelopeReader reader) {
+    EnvelopeStep(EnvelopeReader reader, Policy policy) {
         this.reader = reader;
+        this.policy = policy;
     }
 
     @Override
@@ -32,7 +35,7 @@ final class EnvelopeStep implements Processor {
         }
         ReceivedInput input = InputExchange.input(exchange);
         try {
-            InputExchange.accept(exchange, Verification.of(reader.read(input.payload())));
+            InputExchange.accept(exchange, Verification.of(reader.read(input.payload()), policy));
         } catch (EnvelopeRejectedException rejection) {
             LOG.warn("rejected {} input {} ({} bytes): {}", input.source().label(), input.sourceRef(),
                     input.payload().length, rejection.describe());

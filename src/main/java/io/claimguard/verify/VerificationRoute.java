@@ -4,6 +4,7 @@ import static io.claimguard.pipeline.Failures.DATABASE_OUTAGE;
 import static io.claimguard.pipeline.InputExchange.BEFORE_AUDIT_COMMIT;
 
 import io.claimguard.domain.EnvelopeReader;
+import io.claimguard.domain.Policy;
 import io.claimguard.domain.RejectionReason;
 import io.claimguard.observe.PipelineObserver;
 import io.claimguard.pipeline.DeadLetter;
@@ -49,8 +50,8 @@ public class VerificationRoute extends RouteBuilder {
     private final EnvelopeStep envelopeStep;
     private final PipelineObserver observer;
 
-    public VerificationRoute(EnvelopeReader reader, PipelineObserver observer) {
-        this.envelopeStep = new EnvelopeStep(reader);
+    public VerificationRoute(EnvelopeReader reader, Policy policy, PipelineObserver observer) {
+        this.envelopeStep = new EnvelopeStep(reader, policy);
         this.observer = observer;
     }
 

@@ -52,7 +52,7 @@ class VerdictGuardTest {
         GuardDecision decision = Envelopes.clean().input("gatekeeper_result", INVOCATION_REF_FAILED).guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
-            assertThat(reason.rule()).isEqualTo(GuardRule.GATEKEEPER_INVOCATION_REF);
+            assertThat(reason.code()).isEqualTo(GuardRule.GATEKEEPER_INVOCATION_REF.code());
             assertThat(reason.code()).isEqualTo("gatekeeper.invocation_ref");
             assertThat(reason.cap()).isEqualTo(Verdict.REJECT);
             assertThat(reason.detail()).contains("evidence.invocation_ref", "claim-2 cites invocation 395, which is not in the trace");
@@ -78,7 +78,7 @@ class VerdictGuardTest {
         GuardDecision decision = Envelopes.clean().input("gatekeeper_result", TRACE_REF_FAILED).guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
-            assertThat(reason.rule()).isEqualTo(GuardRule.GATEKEEPER_FAIL);
+            assertThat(reason.code()).isEqualTo(GuardRule.GATEKEEPER_FAIL.code());
             assertThat(reason.code()).isEqualTo("gatekeeper.fail");
             assertThat(reason.cap()).isEqualTo(Verdict.LOW_CONFID);
             assertThat(reason.detail()).contains("evidence.trace_ref", "trace-9 is not in tool_trace_summary");
@@ -94,7 +94,7 @@ class VerdictGuardTest {
 
         for (GuardDecision decision : new GuardDecision[] {emptyFailures, absentFailures}) {
             assertThat(decision.reasons()).singleElement().satisfies(reason -> {
-                assertThat(reason.rule()).isEqualTo(GuardRule.GATEKEEPER_FAIL);
+                assertThat(reason.code()).isEqualTo(GuardRule.GATEKEEPER_FAIL.code());
                 assertThat(reason.detail()).contains("no failures listed");
             });
             assertThat(decision.effectiveVerdict()).isEqualTo(Verdict.LOW_CONFID);
@@ -131,7 +131,7 @@ class VerdictGuardTest {
         GuardDecision decision = Envelopes.clean().withoutInput("gatekeeper_result").guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
-            assertThat(reason.rule()).isEqualTo(GuardRule.GATEKEEPER_MISSING);
+            assertThat(reason.code()).isEqualTo(GuardRule.GATEKEEPER_MISSING.code());
             assertThat(reason.code()).isEqualTo("gatekeeper.missing");
             assertThat(reason.cap()).isEqualTo(Verdict.LOW_CONFID);
             assertThat(reason.detail()).isEqualTo("verifier_input.gatekeeper_result is absent");
@@ -145,7 +145,7 @@ class VerdictGuardTest {
         GuardDecision decision = Envelopes.clean().input("gatekeeper_result", "{'status': 'skipped'}").guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
-            assertThat(reason.rule()).isEqualTo(GuardRule.GATEKEEPER_MISSING);
+            assertThat(reason.code()).isEqualTo(GuardRule.GATEKEEPER_MISSING.code());
             assertThat(reason.detail()).contains("\"skipped\"", "neither pass nor fail");
         });
         assertThat(decision.effectiveVerdict()).isEqualTo(Verdict.LOW_CONFID);
@@ -178,7 +178,7 @@ class VerdictGuardTest {
         GuardDecision decision = Envelopes.clean().input("executor_output_parse_status", MALFORMED).guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
-            assertThat(reason.rule()).isEqualTo(GuardRule.PARSE_STATUS_NOT_OK);
+            assertThat(reason.code()).isEqualTo(GuardRule.PARSE_STATUS_NOT_OK.code());
             assertThat(reason.code()).isEqualTo("parse_status.not_ok");
             assertThat(reason.cap()).isEqualTo(Verdict.LOW_CONFID);
             assertThat(reason.detail()).contains("\"malformed\"", "Unexpected token } at position 212");
@@ -206,11 +206,11 @@ class VerdictGuardTest {
                 .guard();
 
         assertThat(absent.reasons()).singleElement().satisfies(reason -> {
-            assertThat(reason.rule()).isEqualTo(GuardRule.PARSE_STATUS_NOT_OK);
+            assertThat(reason.code()).isEqualTo(GuardRule.PARSE_STATUS_NOT_OK.code());
             assertThat(reason.detail()).isEqualTo("verifier_input.executor_output_parse_status is absent");
         });
         assertThat(withoutStatus.reasons()).singleElement().satisfies(reason -> {
-            assertThat(reason.rule()).isEqualTo(GuardRule.PARSE_STATUS_NOT_OK);
+            assertThat(reason.code()).isEqualTo(GuardRule.PARSE_STATUS_NOT_OK.code());
             assertThat(reason.detail()).isEqualTo("verifier_input.executor_output_parse_status.status is absent");
         });
         assertThat(absent.effectiveVerdict()).isEqualTo(Verdict.LOW_CONFID);
@@ -231,7 +231,7 @@ class VerdictGuardTest {
         GuardDecision decision = Envelopes.clean().withoutOutput("verdict").guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
-            assertThat(reason.rule()).isEqualTo(GuardRule.VERDICT_INVALID);
+            assertThat(reason.code()).isEqualTo(GuardRule.VERDICT_INVALID.code());
             assertThat(reason.code()).isEqualTo("verdict.invalid");
             assertThat(reason.cap()).isEqualTo(Verdict.LOW_CONFID);
             assertThat(reason.detail()).isEqualTo("verifier_output.verdict is absent");
@@ -247,7 +247,7 @@ class VerdictGuardTest {
         GuardDecision decision = Envelopes.clean().output("verdict", "'LOW_CONFIDENCE'").guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
-            assertThat(reason.rule()).isEqualTo(GuardRule.VERDICT_INVALID);
+            assertThat(reason.code()).isEqualTo(GuardRule.VERDICT_INVALID.code());
             assertThat(reason.detail()).contains("\"LOW_CONFIDENCE\"");
         });
         assertThat(decision.effectiveVerdict()).isEqualTo(Verdict.LOW_CONFID);
@@ -291,7 +291,7 @@ class VerdictGuardTest {
                 .guard();
 
         assertThat(decision.reasons()).singleElement().satisfies(reason -> {
-            assertThat(reason.rule()).isEqualTo(GuardRule.CLAIM_CHECKS_UNKNOWN_VERIFICATION);
+            assertThat(reason.code()).isEqualTo(GuardRule.CLAIM_CHECKS_UNKNOWN_VERIFICATION.code());
             assertThat(reason.code()).isEqualTo("claim_checks.unknown_verification");
             assertThat(reason.cap()).isEqualTo(Verdict.LOW_CONFID);
             assertThat(reason.detail()).contains("claim_checks[1] (claim-2)", "'DIRECT_OBSERVATION'", "direct_observation")

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.claimguard.config.ClaimGuardProperties;
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.domain.Limits;
+import io.claimguard.domain.Policy;
 import io.claimguard.domain.RejectionReason;
 import io.claimguard.observe.PipelineObserver;
 import io.claimguard.pipeline.DeadLetter;
@@ -59,11 +60,11 @@ class FailurePoliciesTest {
         ClaimGuardProperties properties = new ClaimGuardProperties(null, null, null, null, null,
                 new ClaimGuardProperties.Processing(MAX_RETRIES, Duration.ofMillis(1), Duration.ofMillis(1),
                         Duration.ofMillis(5)),
-                null, null, null, "test-instance");
+                null, null, null, "test-instance", null);
         PipelineObserver observer = new PipelineObserver(new SimpleMeterRegistry(), properties);
         camel = new DefaultCamelContext();
         camel.addRoutes(new RetryPolicy(properties));
-        camel.addRoutes(new VerificationRoute(new EnvelopeReader(Limits.DEFAULTS), observer));
+        camel.addRoutes(new VerificationRoute(new EnvelopeReader(Limits.DEFAULTS), Policy.CONTRACT, observer));
         camel.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
