@@ -13,6 +13,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -148,9 +149,7 @@ class FindingsPropertyTest {
         ObjectNode trace = NODES.objectNode();
         optionalValue(gen, trace, "trace_ref", () -> gen.frequency(weight(8, () -> traceRef(gen)), weight(1, () -> odd(gen))));
         optionalValue(gen, trace, "tool_name", () -> toolName(gen));
-        optionalValue(gen, trace, "invocation_ids", () -> gen.frequency(
-                weight(8, () -> list(gen, 0, 3, () -> invocationId(gen))),
-                weight(1, () -> invocationId(gen))));
+        optionalValue(gen, trace, "invocation_ids", () -> invocationIds(gen));
         return trace;
     }
 
@@ -161,9 +160,7 @@ class FindingsPropertyTest {
         ObjectNode ref = NODES.objectNode();
         optionalValue(gen, ref, "trace_ref", () -> gen.frequency(weight(12, () -> traceRef(gen)), weight(1, () -> odd(gen))));
         optionalValue(gen, ref, "tool_name", () -> toolName(gen));
-        optionalValue(gen, ref, "source_invocation_ids", () -> gen.frequency(
-                weight(8, () -> list(gen, 0, 3, () -> invocationId(gen))),
-                weight(1, () -> invocationId(gen))));
+        optionalValue(gen, ref, "source_invocation_ids", () -> invocationIds(gen));
         return ref;
     }
 
@@ -175,6 +172,11 @@ class FindingsPropertyTest {
         return gen.frequency(
                 weight(8, () -> NODES.stringNode(gen.pick("query_metrics", "list_deployments"))),
                 weight(1, () -> odd(gen)));
+    }
+
+    /** A list of ids, or now and then one id that is not in a list. */
+    private static JsonNode invocationIds(Gen gen) {
+        return gen.frequency(weight(8, () -> list(gen, 0, 3, () -> invocationId(gen))), weight(1, () -> invocationId(gen)));
     }
 
     /** Mostly 394 to 397, written as integers or with a fraction of zeros; now and then anything. */
@@ -201,12 +203,12 @@ class FindingsPropertyTest {
                 NODES.stringNode("x".repeat(500) + "\u0000\u2028漢字"));
     }
 
-    private static ArrayNode list(Gen gen, int min, int max, java.util.function.Supplier<JsonNode> element) {
+    private static ArrayNode list(Gen gen, int min, int max, Supplier<JsonNode> element) {
         return NODES.arrayNode().addAll(gen.list(min, max, element));
     }
 
     /** Sets the field to a generated value, or leaves it out, or sets null, now and then. */
-    private static void optionalValue(Gen gen, ObjectNode parent, String field, java.util.function.Supplier<JsonNode> value) {
+    private static void optionalValue(Gen gen, ObjectNode parent, String field, Supplier<JsonNode> value) {
         gen.frequency(
                 weight(16, () -> parent.set(field, value.get())),
                 weight(1, () -> parent.remove(field)),
