@@ -11,6 +11,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
@@ -21,15 +23,23 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Keeps examples/README.md true: every example envelope is read through the real reader and must give the
- * projection mode, guard reasons and verdicts that its row in the README's table states.
+ * projection mode, guard reasons, verdicts and findings that its row in the README's table states.
  */
 class ExamplesTest {
 
     private static final Path EXAMPLES = Path.of("examples");
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
+    /** A finding as the README's table writes it: {@code code (claim_checks[ordinal])}, or just the code. */
+    private static final Pattern FINDING_CELL = Pattern.compile("([a-z_.]+)(?: \\(claim_checks\\[(\\d+)]\\))?");
+
     /** One row of the README's table. */
-    record Expectation(String file, String projectionMode, List<String> guardReasons, String modelVerdict, String effectiveVerdict) {
+    record Expectation(String file, String projectionMode, List<String> guardReasons, String modelVerdict, String effectiveVerdict,
+            List<ExpectedFinding> findings) {
+    }
+
+    /** A finding's code and claim ordinal (null for the whole output), as the README's table lists it. */
+    record ExpectedFinding(String code, Integer claimOrdinal) {
     }
 
     @Test
@@ -48,6 +58,17 @@ class ExamplesTest {
         assertThat(requestIds).doesNotHaveDuplicates();
     }
 
+    @Test
+    @DisplayName("Scenario: A clean example has no finding")
+    void aCleanExampleHasNoFinding() throws IOException, EnvelopeRejectedException {
+        List<Expectation> clean = expectations().values().stream().filter(expected -> expected.findings().isEmpty()).toList();
+
+        assertThat(clean).as("examples without a finding").hasSizeGreaterThanOrEqualTo(9);
+        for (Expectation expected : clean) {
+            assertThat(Verification.of(read(expected.file())).findings()).as(expected.file()).isEmpty();
+        }
+    }
+
     @TestFactory
     @DisplayName("Every example gives what the README table says")
     Stream<DynamicTest> everyExampleGivesWhatTheReadmeTableSays() throws IOException {
@@ -63,6 +84,8 @@ class ExamplesTest {
         assertThat(verification.guard().reasonCodes()).containsExactlyElementsOf(expected.guardReasons());
         assertThat(verification.guard().modelVerdict().map(Verdict::name).orElse(null)).isEqualTo(expected.modelVerdict());
         assertThat(verification.guard().effectiveVerdict().name()).isEqualTo(expected.effectiveVerdict());
+        assertThat(verification.findings()).extracting(finding -> new ExpectedFinding(finding.code().code(), finding.claimOrdinal()))
+                .containsExactlyElementsOf(expected.findings());
 
         assertThat(result.path("projection_mode").stringValue()).isEqualTo(expected.projectionMode());
         assertThat(result.path("verdict_guard").path("reasons").values()).extracting(reason -> reason.path("code").stringValue())
@@ -96,7 +119,8 @@ class ExamplesTest {
                     row.get(columns.indexOf("projection mode")),
                     reasons(row.get(columns.indexOf("guard reasons"))),
                     nullable(row.get(columns.indexOf("model verdict"))),
-                    row.get(columns.indexOf("effective verdict")));
+                    row.get(columns.indexOf("effective verdict")),
+                    findings(row.get(columns.indexOf("findings"))));
             assertThat(expectations.put(expectation.file(), expectation)).as("rows for " + expectation.file()).isNull();
         }
         return expectations;
@@ -109,6 +133,14 @@ class ExamplesTest {
 
     private static List<String> reasons(String cell) {
         return cell.equals("none") ? List.of() : Arrays.stream(cell.split(",")).map(String::strip).toList();
+    }
+
+    private static List<ExpectedFinding> findings(String cell) {
+        return reasons(cell).stream().map(finding -> {
+            Matcher matcher = FINDING_CELL.matcher(finding);
+            assertThat(matcher.matches()).as("finding cell %s", finding).isTrue();
+            return new ExpectedFinding(matcher.group(1), matcher.group(2) == null ? null : Integer.valueOf(matcher.group(2)));
+        }).toList();
     }
 
     private static String nullable(String cell) {
