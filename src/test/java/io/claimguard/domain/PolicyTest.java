@@ -4,7 +4,9 @@ import static io.claimguard.domain.SeededCases.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.claimguard.testkit.ExampleEnvelopes;
 import io.claimguard.testkit.Envelopes;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -48,6 +50,28 @@ class PolicyTest {
                 UNKNOWN_INVOCATION.detail() + "; " + UNKNOWN_INVOCATION.detail()));
         assertThat(policy.id()).isEqualTo("strict-evidence@2");
         assertThat(policy.judge(passed, List.of(DANGLING))).as("a finding the policy does not cap").isSameAs(passed);
+    }
+
+    @Test
+    @DisplayName("Scenario: Capping a finding changes exactly the examples with that finding whose verdict was less strict")
+    void findingCapOverTheExamples() {
+        Policy strict = new Policy("strict-evidence", 1, Map.of(),
+                Map.of(FindingCode.EVIDENCE_UNKNOWN_INVOCATION, Verdict.LOW_CONFID));
+        List<String> changed = new ArrayList<>();
+        List<String> withTheFinding = new ArrayList<>();
+        for (ExampleEnvelopes.Example example : ExampleEnvelopes.load(Path.of("examples"))) {
+            Envelope envelope = Envelopes.read(example.json().getBytes(StandardCharsets.UTF_8));
+            Verification contract = Verification.of(envelope);
+            Verification judged = Verification.of(envelope, strict);
+            if (judged.guard().effectiveVerdict() != contract.guard().effectiveVerdict()) {
+                changed.add(example.name());
+            }
+            if (contract.findings().stream().anyMatch(f -> f.code() == FindingCode.EVIDENCE_UNKNOWN_INVOCATION)
+                    && contract.guard().effectiveVerdict() == Verdict.PASS) {
+                withTheFinding.add(example.name());
+            }
+        }
+        assertThat(changed).isNotEmpty().containsExactlyInAnyOrderElementsOf(withTheFinding);
     }
 
     @Test
