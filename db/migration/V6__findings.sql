@@ -67,3 +67,11 @@ COMMENT ON VIEW claimguard.findings_under_pass IS
     'id is verification_audit.id, the audit_id.';
 
 GRANT SELECT ON claimguard.findings_per_code_daily, claimguard.findings_under_pass TO claimguard_reader;
+
+-- The seal now covers the finding rows of a row that has any (a row without findings hashes as before V6).
+COMMENT ON TABLE claimguard.audit_seal IS
+    'Hash chain over verification_audit, its claim_check rows and its finding rows, one seal per audit row, in seq '
+    'order. Check it with claimguard verify-chain (README, "Audit integrity").';
+COMMENT ON COLUMN claimguard.audit_seal.hash IS
+    'SHA-256 over previous_hash and the canonical content of the audit row, its claim checks and its findings '
+    '(only when it has any, so that the seals made before V6 stay valid)';
