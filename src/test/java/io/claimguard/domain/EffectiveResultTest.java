@@ -71,7 +71,7 @@ class EffectiveResultTest {
     @Test
     @DisplayName("Scenario: An input without findings has an empty findings list")
     void noFindingsMakeAnEmptyList() {
-        JsonNode result = written(Envelopes.clean());
+        JsonNode result = written(Verifications.withFindings(Envelopes.clean().verify(), List.of()), 1L);
 
         assertThat(result.has("findings")).isTrue();
         assertThat(result.path("findings")).isEqualTo(json("[]"));

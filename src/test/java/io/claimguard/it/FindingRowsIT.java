@@ -20,6 +20,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.Arrays;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -146,8 +147,8 @@ class FindingRowsIT extends ServiceTestSupport {
 
         // a row sealed without findings is covered too: a finding slipped in afterwards breaks its seal
         String withoutFindings = uniqueId("findings-none-sealed");
-        long plainId = InputExchange.auditId(audit(Envelopes.clean().set("request_id", "'" + withoutFindings + "'")
-                .verify()));
+        long plainId = InputExchange.auditId(audit(Verifications.withFindings(
+                Envelopes.clean().set("request_id", "'" + withoutFindings + "'").verify(), List.of())));
         await().atMost(PATIENCE).until(() -> sealed(withoutFindings));
         SQL.update("""
                 INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)

@@ -66,7 +66,8 @@ class FindingsObservedTest {
     @DisplayName("Scenario: The summary line lists the finding codes and never their details")
     void summaryLineListsFindingCodes() {
         observer.audited(auditedExchange(withThreeFindings("req-with-findings"), true));
-        observer.audited(auditedExchange(Envelopes.clean().set("request_id", "'req-without-findings'").verify(), true));
+        observer.audited(auditedExchange(Verifications.withFindings(
+                Envelopes.clean().set("request_id", "'req-without-findings'").verify(), List.of()), true));
 
         assertThat(line("req-with-findings"))
                 .endsWith(" findings=[evidence.unknown_invocation,consistency.critical_fact_count_mismatch]")
