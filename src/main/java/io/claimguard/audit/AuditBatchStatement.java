@@ -1,5 +1,6 @@
 package io.claimguard.audit;
 
+import io.claimguard.domain.Finding;
 import io.claimguard.domain.ProjectedClaim;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -56,6 +57,7 @@ public final class AuditBatchStatement {
             ArrayNode reasons = row.putArray("guard_reasons");
             record.guardReasons().forEach(reasons::add);
             row.set("claims", claimRows(record.claims()));
+            row.set("findings", findingRows(record.findings()));
         }
         return Map.of("batch", StorableJson.MAPPER.writeValueAsString(batch));
     }
@@ -77,6 +79,23 @@ public final class AuditBatchStatement {
                     .put("is_critical", claim.critical())
                     .put("detail", claim.detail())
                     .set("evidence_refs", claim.evidenceRefs());
+        }
+        return rows;
+    }
+
+    /**
+     * The finding rows of one input as a JSON array, one object per finding with the columns' names, its position in
+     * the list as its {@code ordinal}, as the statement reads them with {@code jsonb_to_recordset}.
+     */
+    public static ArrayNode findingRows(List<Finding> findings) {
+        ArrayNode rows = NODES.arrayNode(findings.size());
+        for (int ordinal = 0; ordinal < findings.size(); ordinal++) {
+            Finding finding = findings.get(ordinal);
+            rows.addObject()
+                    .put("ordinal", ordinal)
+                    .put("claim_ordinal", finding.claimOrdinal())
+                    .put("code", finding.code().code())
+                    .put("detail", finding.detail());
         }
         return rows;
     }

@@ -1,6 +1,7 @@
 package io.claimguard.audit;
 
 import io.claimguard.domain.EffectiveResult;
+import io.claimguard.domain.Finding;
 import io.claimguard.domain.ProjectedClaim;
 import io.claimguard.domain.Verdict;
 import io.claimguard.domain.Verification;
@@ -11,8 +12,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The values of one input's {@code verification_audit} row and its {@code claim_check} rows, before the row has
- * an id. A pure function of the input and its verification, so that the service and the benchmark's raw-JDBC
+ * The values of one input's {@code verification_audit} row, its {@code claim_check} rows and its {@code finding}
+ * rows, before the row has an id. A pure function of the input and its verification, so that the service and the benchmark's raw-JDBC
  * ceiling write exactly the same rows. Text and JSON are as PostgreSQL can store them ({@link Text},
  * {@link StorableJson}): unchanged for all but the rare input carrying U+0000, a lone surrogate or a number
  * beyond {@code numeric}.
@@ -23,6 +24,7 @@ import tools.jackson.databind.node.ObjectNode;
  *     id in
  * @param forwardedResultJson the effective result with {@code "audit_id": null}, as forwarded (values as received);
  *     the same text as {@code effectiveResultJson} for all but the rare result jsonb cannot hold as it is
+ * @param findings the input's findings, in order: one {@code finding} row each, its position the row's ordinal
  * @param redriveOf the dead letter the input was re-driven from, as it named it (the statement keeps it only if that
  *     dead letter exists)
  */
@@ -43,6 +45,7 @@ public record AuditRecord(
         String effectiveResultJson,
         String forwardedResultJson,
         List<ProjectedClaim> claims,
+        List<Finding> findings,
         Long redriveOf) {
 
     public static AuditRecord of(ReceivedInput input, Verification verification) {
@@ -67,6 +70,7 @@ public record AuditRecord(
                 StorableJson.text(effective, forwarded),
                 forwarded,
                 verification.projection().claims().stream().map(AuditRecord::storable).toList(),
+                verification.findings().stream().map(AuditRecord::storable).toList(),
                 input.redriveOf());
     }
 
@@ -75,6 +79,11 @@ public record AuditRecord(
                 Text.column(claim.claimType()), Text.column(claim.verification()), claim.knownVerification(),
                 claim.legacyVerification(), claim.critical(), Text.column(claim.detail()),
                 StorableJson.node(claim.evidenceRefs()));
+    }
+
+    /** A detail names values from the envelope, which may hold what the text column cannot. */
+    private static Finding storable(Finding finding) {
+        return new Finding(finding.code(), finding.claimOrdinal(), Text.storable(finding.detail()));
     }
 
     /** The score column holds a finite number; anything else stays only in the audit JSON. */

@@ -7,8 +7,8 @@ package io.claimguard.audit;
 final class AuditSql {
 
     /**
-     * Inserts the audit rows and claim_check rows of a batch of inputs in one statement, so that they commit
-     * together or not at all. The audit document is the envelope as received with the effective result added
+     * Inserts the audit rows, claim_check rows and finding rows of a batch of inputs in one statement, so that they
+     * commit together or not at all. The audit document is the envelope as received with the effective result added
      * under {@code effective_result} ({@code claimguard_effective_result} if the envelope has a field of that name,
      * which stays as it came). The one parameter, {@code batch}, is a JSON array with one object per input
      * ({@link AuditBatchStatement}). An input whose bytes were audited before (the unique key on
@@ -26,7 +26,8 @@ final class AuditSql {
                     idx integer, request_id text, source text, source_ref text, received_at timestamptz,
                     model_verdict text, effective_verdict text, downgraded boolean, guard_reasons jsonb,
                     projection_mode text, groundedness_score double precision, critical_fact_count integer,
-                    input_sha256 text, envelope text, effective_result text, claims jsonb, redrive_of bigint)
+                    input_sha256 text, envelope text, effective_result text, claims jsonb, findings jsonb,
+                    redrive_of bigint)
             ), inserted AS (
                 INSERT INTO claimguard.verification_audit (
                     id, request_id, source, source_ref, received_at, model_verdict, effective_verdict, downgraded,
@@ -55,6 +56,13 @@ final class AuditSql {
                 CROSS JOIN jsonb_to_recordset(batch.claims) AS c(
                     ordinal integer, claim_id text, claim_text text, claim_type text, verification text,
                     legacy_verification text, is_critical boolean, detail text, evidence_refs jsonb)
+            ), findings AS (
+                INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
+                SELECT inserted.id, f.ordinal, f.claim_ordinal, f.code, f.detail
+                FROM inserted
+                JOIN batch ON batch.id = inserted.id
+                CROSS JOIN jsonb_to_recordset(batch.findings) AS f(
+                    ordinal integer, claim_ordinal integer, code text, detail text)
             )
             SELECT batch.idx,
                    COALESCE(own.id, twin.id, earlier.id) AS audit_id,

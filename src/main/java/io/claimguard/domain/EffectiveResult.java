@@ -8,7 +8,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The effective result that consumers receive: the guarded verdict under the old {@code verdict} key, the
- * model's verdict beside it, and the legacy {@code facts_checked} list.
+ * model's verdict beside it, and the legacy {@code facts_checked} list; after the contract's fields, what checking
+ * the verifier's evidence and consistency found ({@code findings}).
  */
 public final class EffectiveResult {
 
@@ -53,6 +54,13 @@ public final class EffectiveResult {
         result.set("hypothesis_checks", listAsReceived(output.get("hypothesis_checks")));
         result.set("facts_checked", verification.projection().factsChecked());
         result.set("rationale", asReceived(output.get("rationale")));
+        ArrayNode findings = result.putArray("findings");
+        for (Finding finding : verification.findings()) {
+            findings.addObject()
+                    .put("code", finding.code().code())
+                    .put("claim_ordinal", finding.claimOrdinal())
+                    .put("detail", finding.detail());
+        }
         return result;
     }
 

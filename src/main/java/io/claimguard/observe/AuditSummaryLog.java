@@ -36,7 +36,7 @@ final class AuditSummaryLog {
         GuardDecision guard = verification.guard();
         LOG.info("{} request_id={} audit_id={} instance_id={} source={} source_ref={} verdict={} model_verdict={} downgraded={}"
                         + " guard_reasons={} projection_mode={} claims={} critical_claims={} claim_verifications={}"
-                        + " facts_checked={}",
+                        + " facts_checked={} findings={}",
                 InputExchange.outcome(exchange) == Outcome.DUPLICATE ? "duplicate" : "audited",
                 verification.requestId(),
                 InputExchange.auditId(exchange),
@@ -51,7 +51,17 @@ final class AuditSummaryLog {
                 verification.projection().claims().size(),
                 verification.projection().claims().stream().filter(ProjectedClaim::critical).count(),
                 count(verification, claim -> claim.verification() == null ? "absent" : claim.verification()),
-                legacyFactsSummary(verification.projection().factsChecked()));
+                legacyFactsSummary(verification.projection().factsChecked()),
+                findingCodes(verification));
+    }
+
+    /**
+     * The distinct finding codes in the order first found, as one token without spaces ({@code [a,b]}, {@code []}):
+     * a hostile input with thousands of findings still makes a short line; the counters count each finding.
+     */
+    static String findingCodes(Verification verification) {
+        return verification.findings().stream().map(finding -> finding.code().code()).distinct()
+                .collect(Collectors.joining(",", "[", "]"));
     }
 
     /** The summary existing log searches know: the effective facts_checked list, by label and criticality. */

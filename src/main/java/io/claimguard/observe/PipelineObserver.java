@@ -1,6 +1,8 @@
 package io.claimguard.observe;
 
 import io.claimguard.config.ClaimGuardProperties;
+import io.claimguard.domain.Finding;
+import io.claimguard.domain.FindingCode;
 import io.claimguard.domain.GuardDecision;
 import io.claimguard.domain.GuardReason;
 import io.claimguard.domain.Verdict;
@@ -19,8 +21,8 @@ import org.apache.camel.Exchange;
 import org.springframework.stereotype.Component;
 
 /**
- * What operators see of the pipeline: one summary log line and the counters per audited input, the counters
- * per dead letter, and the end-to-end processing time. The routes call it; it never changes an exchange.
+ * What operators see of the pipeline: one summary log line and the counters per audited input (its verdicts, guard
+ * reasons and findings), the counters per dead letter, and the end-to-end processing time. The routes call it; it never changes an exchange.
  */
 @Component
 public class PipelineObserver {
@@ -31,6 +33,10 @@ public class PipelineObserver {
     public PipelineObserver(MeterRegistry registry, ClaimGuardProperties properties) {
         this.registry = registry;
         this.instanceId = properties.instanceName();
+        // every code is scraped from the start, at 0 until found: a rate or an alert per code needs no first finding
+        for (FindingCode code : FindingCode.values()) {
+            findings(code);
+        }
     }
 
     /** After an input's audit rows are committed (or found to exist already). */
@@ -58,6 +64,9 @@ public class PipelineObserver {
                 counter("claimguard.downgrades", "Downgraded inputs, once per guard reason that fired on them",
                         "reason", reason.code()).increment();
             }
+        }
+        for (Finding finding : verification.findings()) {
+            findings(finding.code()).increment();
         }
     }
 
@@ -93,6 +102,11 @@ public class PipelineObserver {
                 .publishPercentileHistogram()
                 .register(registry)
                 .record(Duration.between(input.receivedAt(), OffsetDateTime.now()));
+    }
+
+    private Counter findings(FindingCode code) {
+        return counter("claimguard.findings", "Findings of audited inputs, one per finding, by finding code",
+                "code", code.code());
     }
 
     private Counter counter(String name, String description, String... tags) {

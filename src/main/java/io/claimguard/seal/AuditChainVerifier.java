@@ -14,7 +14,8 @@ import java.util.Map;
  * Recomputes the hash chain of {@code claimguard.audit_seal} from the audit rows as they are now, seal by seal in
  * seq order, and names the first broken link: a seal whose previous_hash is not the hash of the seal before (a
  * seal in between was removed, or this seal's previous_hash was altered), a seal whose audit row is gone, or a
- * row whose content no longer gives its seal's hash. It needs only to read schema claimguard
+ * row whose content (the row, its claim checks and its findings, as {@link SealHash} defines it) no longer gives its
+ * seal's hash. It needs only to read schema claimguard
  * ({@code claimguard_reader}).
  *
  * <p>Everything is read in one read-only REPEATABLE READ transaction, so that the seals and rows the running

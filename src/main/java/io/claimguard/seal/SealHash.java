@@ -14,7 +14,7 @@ import java.util.HexFormat;
  * What a seal covers and how its hash is computed: the one definition, used by the sealer and the verifier alike.
  *
  * <p><b>Content of an audit row.</b> Every column of the {@code verification_audit} row, then its
- * {@code claim_check} rows in ordinal order, each value as PostgreSQL renders it with {@link #CONTENT_COLUMNS}:
+ * {@code claim_check} rows in ordinal order, then its {@code finding} rows in ordinal order, each value as PostgreSQL renders it with {@link #CONTENT_COLUMNS}:
  * <ol>
  *   <li>{@code id}, {@code request_id}, {@code source}, {@code source_ref}, {@code received_at},
  *       {@code model_verdict}, {@code effective_verdict}, {@code downgraded}, {@code guard_reasons},
@@ -25,7 +25,10 @@ import java.util.HexFormat;
  *       {@code evidence_refs};</li>
  *   <li>{@code redrive_of} (V5), only when it is not null: a row that was not re-driven has exactly the content it
  *       had before the column existed, so that no seal made before it changes, while adding, removing or changing
- *       a row's link to its dead letter breaks the chain all the same.</li>
+ *       a row's link to its dead letter breaks the chain all the same;</li>
+ *   <li>its findings (V6), only when it has any: for each, {@code ordinal}, {@code claim_ordinal}, {@code code},
+ *       {@code detail}. A row without findings (every row written before V6 among them) has exactly the content it
+ *       had before, while adding, removing or changing a finding row breaks the chain.</li>
  * </ol>
  * Timestamps are {@code YYYY-MM-DDTHH:MI:SS.ffffffZ} in UTC; integers and booleans their text ({@code 42},
  * {@code true}); {@code guard_reasons} PostgreSQL's array text ({@code {gatekeeper.fail,verdict.invalid}});
@@ -35,8 +38,10 @@ import java.util.HexFormat;
  *
  * <p><b>Encoding.</b> Each value is the byte {@code 0x00} when NULL, else {@code 0x01}, its length as 4 bytes
  * big-endian and its bytes. The row's 15 values come first, then the number of claim checks as 4 bytes
- * big-endian, then 9 values per claim check, then {@code redrive_of} if it is not null. Lengths make the encoding
- * unambiguous: no value can pass for two, and the claim count says where an optional last value starts.
+ * big-endian, then 9 values per claim check, then {@code redrive_of} if it is not null, then, if the row has
+ * findings, the byte {@code 0x02}, the number of findings as 4 bytes big-endian and 4 values per finding. Lengths
+ * make the encoding unambiguous: no value can pass for two, the claim count says where the optional parts start,
+ * and the findings part begins with a byte no value begins with.
  *
  * <p><b>Hash.</b> {@code SHA-256("claimguard-audit-seal-v1" || previous_hash || content)}, where previous_hash
  * is the hash of the seal before in seq order, or {@link #GENESIS} for the first seal. A change to what is
@@ -50,6 +55,9 @@ public final class SealHash {
     private static final byte[] TAG = "claimguard-audit-seal-v1".getBytes(StandardCharsets.US_ASCII);
     private static final int ROW_VALUES = 15;
     private static final int CLAIM_VALUES = 9;
+    private static final int FINDING_VALUES = 4;
+    /** Begins the findings part: a value begins with 0x00 (NULL) or 0x01, so it cannot be taken for redrive_of. */
+    private static final int FINDINGS_PART = 0x02;
     // positions of the bytea columns among the row values (1-based, as in the select list)
     private static final int GROUNDEDNESS_SCORE = 11;
     private static final int INPUT_SHA256 = 14;
@@ -57,7 +65,7 @@ public final class SealHash {
     /**
      * The select list, over {@code claimguard.verification_audit AS a}, that renders one row's content: the 15
      * row values, then every claim value of its claim checks as one text array, 9 entries per claim check, then
-     * {@code redrive_of}.
+     * {@code redrive_of}, then every value of its findings as one text array, 4 entries per finding.
      */
     static final String CONTENT_COLUMNS = """
             a.id::text,
@@ -84,7 +92,14 @@ public final class SealHash {
                     WITH ORDINALITY AS v (value, position)
                 WHERE c.audit_id = a.id
                 ORDER BY c.ordinal, v.position),
-            a.redrive_of::text
+            a.redrive_of::text,
+            ARRAY(
+                SELECT v.value
+                FROM claimguard.finding AS f
+                CROSS JOIN LATERAL unnest(ARRAY[f.ordinal::text, f.claim_ordinal::text, f.code, f.detail])
+                    WITH ORDINALITY AS v (value, position)
+                WHERE f.audit_id = a.id
+                ORDER BY f.ordinal, v.position)
             """;
 
     private SealHash() {
@@ -102,9 +117,7 @@ public final class SealHash {
             boolean bytes = column == GROUNDEDNESS_SCORE || column == INPUT_SHA256;
             writeValue(content, bytes ? row.getBytes(column) : utf8(row.getString(column)));
         }
-        Array claims = row.getArray(ROW_VALUES + 1);
-        String[] claimValues = (String[]) claims.getArray();
-        claims.free();
+        String[] claimValues = textArray(row, ROW_VALUES + 1);
         writeLength(content, claimValues.length / CLAIM_VALUES);
         for (String value : claimValues) {
             writeValue(content, utf8(value));
@@ -113,7 +126,22 @@ public final class SealHash {
         if (redriveOf != null) {
             writeValue(content, utf8(redriveOf));
         }
+        String[] findingValues = textArray(row, ROW_VALUES + 3);
+        if (findingValues.length > 0) {
+            content.write(FINDINGS_PART);
+            writeLength(content, findingValues.length / FINDING_VALUES);
+            for (String value : findingValues) {
+                writeValue(content, utf8(value));
+            }
+        }
         return content.toByteArray();
+    }
+
+    private static String[] textArray(ResultSet row, int column) throws SQLException {
+        Array array = row.getArray(column);
+        String[] values = (String[]) array.getArray();
+        array.free();
+        return values;
     }
 
     /** The hash of a seal: SHA-256 over the tag, the previous seal's hash and the row's content. */

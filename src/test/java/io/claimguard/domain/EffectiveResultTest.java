@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.claimguard.testkit.Envelopes;
 import io.claimguard.testkit.ExampleEnvelopes;
+import io.claimguard.testkit.Verifications;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,6 +17,7 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.cfg.JsonNodeFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Proves openspec/specs/effective-result/spec.md, always through the written JSON text. */
 class EffectiveResultTest {
@@ -36,7 +38,43 @@ class EffectiveResultTest {
         assertThat(result.isObject()).isTrue();
         assertThat(result.propertyNames()).containsExactly("audit_id", "request_id", "verdict", "model_verdict",
                 "verdict_guard", "projection_mode", "groundedness_score", "critical_fact_count", "claim_checks",
-                "hypothesis_checks", "facts_checked", "rationale");
+                "hypothesis_checks", "facts_checked", "rationale", "findings");
+    }
+
+    @Test
+    @DisplayName("Scenario: Findings follow the contract's fields with code, claim ordinal and detail")
+    void findingsFollowTheContractFields() {
+        Verification verification = Verifications.withFindings(Envelopes.clean()
+                .claimChecks(claimCheck("claim-1", "payment-service CPU usage is at 92%", "symptom", "direct_observation")),
+                Verifications.threeFindings().toArray(Finding[]::new));
+        Verification without = Verifications.withFindings(verification, List.of());
+
+        JsonNode result = written(verification, 42L);
+
+        assertThat(result.path("findings")).isEqualTo(json("""
+                [{'code': 'evidence.unknown_invocation', 'claim_ordinal': 0,
+                  'detail': 'source_invocation_ids 401 is not among the invocation_ids of trace-1 [394]'},
+                 {'code': 'evidence.unknown_invocation', 'claim_ordinal': 0,
+                  'detail': 'source_invocation_ids 402 is not among the invocation_ids of trace-1 [394]'},
+                 {'code': 'consistency.critical_fact_count_mismatch', 'claim_ordinal': null,
+                  'detail': 'critical_fact_count is 3; 2 critical claims were checked'}]"""));
+        // an addition: every contract field is what it is without findings
+        ObjectNode contractFields = (ObjectNode) result.deepCopy();
+        contractFields.remove("findings");
+        ObjectNode contractFieldsWithout = (ObjectNode) written(without, 42L).deepCopy();
+        contractFieldsWithout.remove("findings");
+        assertThat(contractFields).isEqualTo(contractFieldsWithout);
+        assertThat(EffectiveResult.withAuditId(EffectiveResult.toJson(verification, null), 42L))
+                .isEqualTo(EffectiveResult.toJson(verification, 42L));
+    }
+
+    @Test
+    @DisplayName("Scenario: An input without findings has an empty findings list")
+    void noFindingsMakeAnEmptyList() {
+        JsonNode result = written(Verifications.withFindings(Envelopes.clean().verify(), List.of()), 1L);
+
+        assertThat(result.has("findings")).isTrue();
+        assertThat(result.path("findings")).isEqualTo(json("[]"));
     }
 
     @Test

@@ -20,7 +20,8 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
     private static final String WRITER = "claimguard_writer";
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
     private static final List<String> AUDIT_TABLES = List.of(
-            "claimguard.verification_audit", "claimguard.claim_check", "claimguard.dead_letter", "claimguard.audit_seal");
+            "claimguard.verification_audit", "claimguard.claim_check", "claimguard.dead_letter", "claimguard.audit_seal",
+            "claimguard.finding");
 
     @Autowired
     DataSource dataSource;
@@ -47,6 +48,9 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
                             audit_id, ordinal, legacy_verification, is_critical, evidence_refs)
                         VALUES (?, 0, 'no_evidence', false, '[]')""", auditId);
                 execute(connection, """
+                        INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
+                        VALUES (?, 0, 0, 'evidence.unknown_invocation', 'direct insert')""", auditId);
+                execute(connection, """
                         INSERT INTO claimguard.dead_letter (
                             source, source_ref, received_at, reason_code, reason, payload, payload_sha256)
                         VALUES ('file', ?, now(), 'not_json', 'direct insert', '\\x00', sha256('\\x00'))""", requestId);
@@ -57,6 +61,7 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
                 assertThat(queryLong(connection, """
                         SELECT count(*) FROM claimguard.verification_audit a
                         JOIN claimguard.claim_check c ON c.audit_id = a.id
+                        JOIN claimguard.finding f ON f.audit_id = a.id
                         JOIN claimguard.audit_seal s ON s.audit_id = a.id
                         JOIN claimguard.dead_letter d ON d.source_ref = a.request_id
                         WHERE a.id = ?""", auditId)).isEqualTo(1);
@@ -90,6 +95,7 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
                 "claim_check INSERT", "claim_check SELECT",
                 "dead_letter INSERT", "dead_letter SELECT",
                 "dead_letter_id_seq USAGE",
+                "finding INSERT", "finding SELECT",
                 "verification_audit INSERT", "verification_audit SELECT",
                 "verification_audit_id_seq USAGE");
 
@@ -127,7 +133,7 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
 
     /** A column of the table that exists; the privilege check fails the UPDATE before any constraint is looked at. */
     private static String someColumn(String table) {
-        return table.endsWith("claim_check") ? "detail" : table.endsWith("audit_seal") ? "hash" : "source";
+        return table.endsWith("claim_check") || table.endsWith("finding") ? "detail" : table.endsWith("audit_seal") ? "hash" : "source";
     }
 
     /** SET ROLE with the name bound as a parameter. */

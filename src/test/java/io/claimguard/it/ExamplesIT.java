@@ -10,6 +10,7 @@ import io.claimguard.domain.Verification;
 import jakarta.jms.Message;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -50,6 +51,11 @@ class ExamplesIT extends ServiceTestSupport {
                     .containsEntry("guard_reasons", String.join(",", expected.guard().reasonCodes()));
             assertThat(SQL.queryForObject("SELECT count(*) FROM claimguard.claim_check WHERE audit_id = ?", Long.class,
                     auditId)).isEqualTo(expected.projection().claims().size());
+            assertThat(findingRows(auditId)).as("finding rows of " + example)
+                    .extracting(finding -> Arrays.asList(finding.get("claim_ordinal"), finding.get("code"), finding.get("detail")))
+                    .containsExactlyElementsOf(expected.findings().stream()
+                            .map(finding -> Arrays.<Object>asList(finding.claimOrdinal(), finding.code().code(), finding.detail()))
+                            .toList());
 
             Path outboxFile = OUTBOX.resolve(expected.requestId() + "." + auditId + ".json");
             await().atMost(PATIENCE).until(() -> Files.exists(outboxFile));

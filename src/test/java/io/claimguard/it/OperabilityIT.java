@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.claimguard.domain.FindingCode;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -114,6 +115,11 @@ class OperabilityIT extends ServiceTestSupport {
         assertThat(scrape).contains("claimguard_audited_total{", "claimguard_processing_seconds_bucket{",
                 "claimguard_inbox_files", "claimguard_queue_depth{", "claimguard_camel_route_seconds_count{");
         assertThat(scrape.lines().filter(line -> line.startsWith("claimguard_audited_total{")))
+                .allMatch(line -> line.contains("instance_id=\"" + INSTANCE_ID + "\""));
+        // every finding code is scraped, at 0 until found
+        assertThat(scrape.lines().filter(line -> line.startsWith("claimguard_findings_total{")))
+                .hasSize(FindingCode.values().length)
+                .anyMatch(line -> line.startsWith("claimguard_findings_total{code=\"evidence.unknown_invocation\","))
                 .allMatch(line -> line.contains("instance_id=\"" + INSTANCE_ID + "\""));
     }
 

@@ -221,6 +221,13 @@ abstract class ServiceTestSupport {
         return auditRows(requestId).get(0);
     }
 
+    /** The finding rows of one audit row in ordinal order: ordinal, claim_ordinal (null for the whole output), code, detail. */
+    static List<Map<String, Object>> findingRows(long auditId) {
+        return SQL.queryForList("""
+                SELECT ordinal, claim_ordinal, code, detail FROM claimguard.finding WHERE audit_id = ? ORDER BY ordinal""",
+                auditId);
+    }
+
     static List<Map<String, Object>> deadLetters(String sourceRef) {
         return SQL.queryForList("SELECT * FROM claimguard.dead_letter WHERE source_ref = ? ORDER BY id", sourceRef);
     }

@@ -28,6 +28,9 @@ import org.junit.jupiter.api.Test;
 class AuditSealerIT {
 
     private static final Duration WINDOW = Duration.ofMinutes(10);
+    /** The hash after the genesis of {@link #insertFixedRow}'s row, computed by SealHash as it was before V6. */
+    private static final String FIXED_ROW_HASH_BEFORE_FINDINGS =
+            "d6d1d412a889bd3eead17809e2b28a9d1b1d703389460e0760d09742b16992e9";
 
     private static TestDatabase database;
     private static HikariDataSource writer;
@@ -151,7 +154,69 @@ class AuditSealerIT {
         assertThat(SealHash.link(SealHash.GENESIS, unusual)).isEqualTo(SealHash.link(SealHash.GENESIS, plain));
     }
 
+    @Test
+    @DisplayName("Scenario: A row without findings seals exactly as before findings existed")
+    void rowWithoutFindingsSealsAsBefore() throws SQLException {
+        try (Connection owner = database.connect()) {
+            owner.setAutoCommit(false);
+            try {
+                long auditId = insertFixedRow(owner);
+                String withoutFindings = SealHash.hex(SealHash.link(SealHash.GENESIS, contentOf(owner, auditId)));
+                // this row's hash as SealHash computed it before V6 added findings
+                assertThat(withoutFindings).isEqualTo(FIXED_ROW_HASH_BEFORE_FINDINGS);
+
+                try (PreparedStatement finding = owner.prepareStatement("""
+                        INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
+                        VALUES (?, 0, NULL, 'consistency.groundedness_at_odds', 'groundedness_score 0.62 under ...')""")) {
+                    finding.setLong(1, auditId);
+                    finding.executeUpdate();
+                }
+                assertThat(SealHash.hex(SealHash.link(SealHash.GENESIS, contentOf(owner, auditId))))
+                        .isNotEqualTo(withoutFindings);
+            } finally {
+                owner.rollback();
+            }
+        }
+    }
+
     // ---- helpers
+
+    /** An audit row and one claim check whose every value is fixed, its id included; the caller rolls it back. */
+    private static long insertFixedRow(Connection owner) throws SQLException {
+        long auditId = 4_000_000_001L;
+        try (PreparedStatement insert = owner.prepareStatement("""
+                INSERT INTO claimguard.verification_audit (
+                    id, request_id, source, source_ref, received_at, model_verdict, effective_verdict, downgraded,
+                    guard_reasons, projection_mode, groundedness_score, critical_fact_count, audit, input_sha256,
+                    audited_at)
+                VALUES (?, 'req-fixed', 'jms', 'ID:fixed', '2026-12-03T10:00:00Z', 'PASS', 'LOW_CONFID', true,
+                        '{gatekeeper.fail}', 'claim_checks', 0.62, 1, '{"request_id": "req-fixed"}',
+                        sha256('fixed'::bytea), '2026-12-03T10:00:01.5Z')""")) {
+            insert.setLong(1, auditId);
+            insert.executeUpdate();
+        }
+        try (PreparedStatement claim = owner.prepareStatement("""
+                INSERT INTO claimguard.claim_check (
+                    audit_id, ordinal, claim_id, claim_text, claim_type, verification, legacy_verification,
+                    is_critical, detail, evidence_refs)
+                VALUES (?, 0, 'claim-1', 'CPU is high', 'symptom', 'direct_observation', 'direct_evidence', true,
+                        NULL, '[{"trace_ref": "trace-1"}]')""")) {
+            claim.setLong(1, auditId);
+            claim.executeUpdate();
+        }
+        return auditId;
+    }
+
+    private static byte[] contentOf(Connection connection, long auditId) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT " + SealHash.CONTENT_COLUMNS + " FROM claimguard.verification_audit AS a WHERE a.id = ?")) {
+            query.setLong(1, auditId);
+            try (ResultSet rs = query.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                return SealHash.content(rs);
+            }
+        }
+    }
 
     private static byte[] contentOf(long auditId, List<String> sessionSettings) throws SQLException {
         try (Connection connection = database.connect()) {
@@ -161,13 +226,8 @@ class AuditSealerIT {
                     settings.execute(setting);
                 }
             }
-            try (PreparedStatement query = connection.prepareStatement(
-                    "SELECT " + SealHash.CONTENT_COLUMNS + " FROM claimguard.verification_audit AS a WHERE a.id = ?")) {
-                query.setLong(1, auditId);
-                try (ResultSet rs = query.executeQuery()) {
-                    assertThat(rs.next()).isTrue();
-                    return SealHash.content(rs);
-                }
+            try {
+                return contentOf(connection, auditId);
             } finally {
                 connection.rollback();
             }

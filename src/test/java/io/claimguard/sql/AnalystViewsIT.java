@@ -15,6 +15,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
@@ -74,9 +75,11 @@ class AnalystViewsIT {
             {"trace_ref": "trace-6", "tool_name": "query_metrics"}""";
 
     private static TestDatabase database;
+    private static long a1;
     private static long a2;
     private static long a2Retry;
     private static long a7;
+    private static long a8;
 
     @BeforeAll
     static void migrateAndInsertKnownRows() throws SQLException {
@@ -85,7 +88,7 @@ class AnalystViewsIT {
         try (Connection connection = database.connect()) {
             connection.setAutoCommit(false);
 
-            long a1 = audit(connection, "req-a1", at("2025-03-10T10:00:00Z"), "PASS", "PASS", false, List.of(),
+            a1 = audit(connection, "req-a1", at("2025-03-10T10:00:00Z"), "PASS", "PASS", false, List.of(),
                     "claim_checks");
             claim(connection, a1, 0, "root_cause", "direct_observation", "direct_evidence", METRICS_AND_LOGS);
             claim(connection, a1, 1, "symptom", "reasonable_inference", "indirect_support", METRICS_TWICE);
@@ -116,11 +119,22 @@ class AnalystViewsIT {
                     List.of("gatekeeper.invocation_ref"), "claim_checks");
             claim(connection, a7, 0, "root_cause", "overstated", "indirect_support", LOGS);
             claim(connection, a7, 1, "root_cause", "direct_observation", "direct_evidence", METRICS);
-            long a8 = audit(connection, "req-today-2", START_OF_TODAY, "PASS", "PASS", false, List.of(),
+            a8 = audit(connection, "req-today-2", START_OF_TODAY, "PASS", "PASS", false, List.of(),
                     "claim_checks");
             claim(connection, a8, 0, "impact", "external_unknown", "no_evidence", EMPTY_TOOL_NAME);
             audit(connection, "req-today-3", START_OF_TODAY, "REJECT", "REJECT", false, List.of("gatekeeper.fail"),
                     "legacy");
+
+            // findings: two codes under a1's PASS (one twice), one under a2's LOW_CONFID on the same day; one under
+            // the retry's PASS the next day; today one under a7's REJECT and one code twice under a8's PASS
+            finding(connection, a1, 0, 0, "evidence.unknown_invocation");
+            finding(connection, a1, 1, 1, "evidence.unknown_invocation");
+            finding(connection, a1, 2, null, "consistency.groundedness_at_odds");
+            finding(connection, a2, 0, 0, "evidence.unknown_invocation");
+            finding(connection, a2Retry, 0, null, "consistency.claim_not_checked");
+            finding(connection, a7, 0, 0, "evidence.dangling_trace_ref");
+            finding(connection, a8, 0, 0, "evidence.tool_mismatch");
+            finding(connection, a8, 1, 0, "evidence.tool_mismatch");
 
             deadLetter(connection, "bad-1.json", START_OF_TODAY, "not_json");
             deadLetter(connection, "bad-2.json", START_OF_TODAY, "not_json");
@@ -160,7 +174,8 @@ class AnalystViewsIT {
                 statement.execute("SET LOCAL enable_seqscan = off");
                 for (String query : List.of(
                         "EXPLAIN SELECT * FROM claimguard.downgrades_per_reason_daily WHERE day = ?",
-                        "EXPLAIN SELECT * FROM claimguard.verifier_version_share_daily WHERE day = ?")) {
+                        "EXPLAIN SELECT * FROM claimguard.verifier_version_share_daily WHERE day = ?",
+                        "EXPLAIN SELECT * FROM claimguard.findings_per_code_daily WHERE day = ?")) {
                     List<String> plan = new ArrayList<>();
                     try (PreparedStatement explain = connection.prepareStatement(query)) {
                         explain.setObject(1, TODAY);
@@ -247,6 +262,35 @@ class AnalystViewsIT {
                 new VersionShare(TODAY, 2, 1, 0, 3, new BigDecimal("0.6667")));
     }
 
+    @Test
+    @DisplayName("Scenario: Findings are counted per UTC day and code, findings and inputs apart")
+    void findingsPerCodeDaily() throws SQLException {
+        List<List<Object>> rows = query("SELECT day, code, finding_count, input_count "
+                + "FROM claimguard.findings_per_code_daily", rs -> List.of(rs.getObject("day", LocalDate.class),
+                        rs.getString("code"), rs.getLong("finding_count"), rs.getLong("input_count")));
+
+        assertThat(rows).containsExactlyInAnyOrder(
+                List.of(DAY_1, "evidence.unknown_invocation", 3L, 2L),
+                List.of(DAY_1, "consistency.groundedness_at_odds", 1L, 1L),
+                List.of(DAY_2, "consistency.claim_not_checked", 1L, 1L),
+                List.of(TODAY, "evidence.dangling_trace_ref", 1L, 1L),
+                List.of(TODAY, "evidence.tool_mismatch", 2L, 1L));
+    }
+
+    @Test
+    @DisplayName("Scenario: Inputs that passed with findings are listed with their codes")
+    void findingsUnderPass() throws SQLException {
+        List<List<Object>> rows = query("SELECT id, request_id, model_verdict, finding_count, codes "
+                + "FROM claimguard.findings_under_pass", rs -> List.of(rs.getLong("id"), rs.getString("request_id"),
+                        rs.getString("model_verdict"), rs.getLong("finding_count"),
+                        List.of((String[]) rs.getArray("codes").getArray())));
+
+        assertThat(rows).containsExactlyInAnyOrder(
+                List.of(a1, "req-a1", "PASS", 3L, List.of("consistency.groundedness_at_odds", "evidence.unknown_invocation")),
+                List.of(a2Retry, "req-a2", "PASS", 1L, List.of("consistency.claim_not_checked")),
+                List.of(a8, "req-today-2", "PASS", 2L, List.of("evidence.tool_mismatch")));
+    }
+
     // ---- the reader role
 
     @Test
@@ -267,7 +311,8 @@ class AnalystViewsIT {
             assertThat(relations).extracting(relation -> relation[0]).containsExactlyInAnyOrder(
                     "flyway_schema_history", "verification_audit", "claim_check", "dead_letter", "audit_seal",
                     "downgrades_per_reason_daily", "verification_labels_by_claim_type",
-                    "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily");
+                    "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily",
+                    "finding", "findings_per_code_daily", "findings_under_pass");
 
             for (String[] relation : relations) {
                 long asOwner = count(connection, relation[1]);
@@ -288,6 +333,8 @@ class AnalystViewsIT {
             assertInsufficientPrivilege(connection, "INSERT INTO claimguard.verification_audit DEFAULT VALUES");
             assertInsufficientPrivilege(connection, "INSERT INTO claimguard.claim_check DEFAULT VALUES");
             assertInsufficientPrivilege(connection, "INSERT INTO claimguard.dead_letter DEFAULT VALUES");
+            assertInsufficientPrivilege(connection, "INSERT INTO claimguard.finding DEFAULT VALUES");
+            assertInsufficientPrivilege(connection, "DELETE FROM claimguard.finding WHERE audit_id = ?", a7);
             assertInsufficientPrivilege(connection,
                     "UPDATE claimguard.verification_audit SET effective_verdict = ? WHERE id = ?", "PASS", a7);
             assertInsufficientPrivilege(connection,
@@ -326,7 +373,8 @@ class AnalystViewsIT {
         assertThat(grants).extracting(grant -> grant[0]).containsExactlyInAnyOrder(
                 "flyway_schema_history", "verification_audit", "claim_check", "dead_letter", "audit_seal",
                 "downgrades_per_reason_daily", "verification_labels_by_claim_type",
-                "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily");
+                "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily",
+                "finding", "findings_per_code_daily", "findings_under_pass");
 
         List<List<Boolean>> role = query("""
                 SELECT has_schema_privilege('claimguard_reader', 'claimguard', 'USAGE'),
@@ -432,6 +480,17 @@ class AnalystViewsIT {
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         return new Psql(process.waitFor(), output);
+    }
+
+    @Test
+    @DisplayName("Scenario: Example query for today's findings by code")
+    void findingsTodayByCode() throws IOException, SQLException {
+        List<List<Object>> rows = runQueryFile("findings_today_by_code.sql", Map.of(),
+                rs -> List.of(rs.getString("code"), rs.getLong("input_count"), rs.getLong("finding_count")));
+
+        assertThat(rows).containsExactly(
+                List.of("evidence.tool_mismatch", 1L, 2L),
+                List.of("evidence.dangling_trace_ref", 1L, 1L));
     }
 
     @Test
@@ -558,6 +617,20 @@ class AnalystViewsIT {
             insert.setBoolean(8, claimType != null && List.of("root_cause", "symptom", "impact", "risk").contains(claimType));
             insert.setString(9, "checked against the trace");
             insert.setString(10, evidenceRefs);
+            insert.executeUpdate();
+        }
+    }
+
+    private static void finding(Connection connection, long auditId, int ordinal, Integer claimOrdinal, String code)
+            throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("""
+                INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
+                VALUES (?, ?, ?, ?, ?)""")) {
+            insert.setLong(1, auditId);
+            insert.setInt(2, ordinal);
+            insert.setObject(3, claimOrdinal, Types.INTEGER);
+            insert.setString(4, code);
+            insert.setString(5, code + " found at " + ordinal);
             insert.executeUpdate();
         }
     }
