@@ -31,7 +31,7 @@ class FindingsObservedTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final PipelineObserver observer = new PipelineObserver(registry,
-            new ClaimGuardProperties(null, null, null, null, null, null, null, null, null, "unit-instance"));
+            new ClaimGuardProperties(null, null, null, null, null, null, null, null, null, "unit-instance", null));
     private final Logger summaryLogger = (Logger) LoggerFactory.getLogger("io.claimguard.audit.summary");
     private final ListAppender<ILoggingEvent> summaryLines = new ListAppender<>();
 
