@@ -192,7 +192,7 @@ class AuditChainVerifierIT extends ServiceTestSupport {
     }
 
     /**
-     * Deletes the audit row and its claim checks in one transaction, keeping copies in temporary tables of this
+     * Deletes the audit row, its claim checks and its findings in one transaction, keeping copies in temporary tables of this
      * session: with its seal (as the foreign key demands), or leaving the seal with the foreign key not enforced
      * for the transaction, as a superuser can.
      */
@@ -201,6 +201,7 @@ class AuditChainVerifierIT extends ServiceTestSupport {
         try (Statement statement = owner.createStatement()) {
             statement.execute("CREATE TEMP TABLE kept_audit (LIKE claimguard.verification_audit)");
             statement.execute("CREATE TEMP TABLE kept_claims (LIKE claimguard.claim_check)");
+            statement.execute("CREATE TEMP TABLE kept_findings (LIKE claimguard.finding)");
             statement.execute("CREATE TEMP TABLE kept_seal (LIKE claimguard.audit_seal)");
             if (!withSeal) {
                 statement.execute("SET LOCAL session_replication_role = replica");
@@ -208,11 +209,13 @@ class AuditChainVerifierIT extends ServiceTestSupport {
         }
         update(owner, "INSERT INTO kept_audit SELECT * FROM claimguard.verification_audit WHERE id = ?", auditId);
         update(owner, "INSERT INTO kept_claims SELECT * FROM claimguard.claim_check WHERE audit_id = ?", auditId);
+        update(owner, "INSERT INTO kept_findings SELECT * FROM claimguard.finding WHERE audit_id = ?", auditId);
         if (withSeal) {
             update(owner, "INSERT INTO kept_seal SELECT * FROM claimguard.audit_seal WHERE audit_id = ?", auditId);
             update(owner, "DELETE FROM claimguard.audit_seal WHERE audit_id = ?", auditId);
         }
         update(owner, "DELETE FROM claimguard.claim_check WHERE audit_id = ?", auditId);
+        update(owner, "DELETE FROM claimguard.finding WHERE audit_id = ?", auditId);
         update(owner, "DELETE FROM claimguard.verification_audit WHERE id = ?", auditId);
         owner.commit();
     }
@@ -222,6 +225,7 @@ class AuditChainVerifierIT extends ServiceTestSupport {
         try (Statement statement = owner.createStatement()) {
             statement.execute("INSERT INTO claimguard.verification_audit SELECT * FROM kept_audit");
             statement.execute("INSERT INTO claimguard.claim_check SELECT * FROM kept_claims");
+            statement.execute("INSERT INTO claimguard.finding SELECT * FROM kept_findings");
             if (withSeal) {
                 statement.execute("INSERT INTO claimguard.audit_seal SELECT * FROM kept_seal");
             }
