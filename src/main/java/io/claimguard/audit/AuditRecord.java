@@ -25,6 +25,7 @@ import tools.jackson.databind.node.ObjectNode;
  *     the same text as {@code effectiveResultJson} for all but the rare result jsonb cannot hold as it is
  * @param redriveOf the dead letter the input was re-driven from, as it named it (the statement keeps it only if that
  *     dead letter exists)
+ * @param policy the id of the policy that judged it ({@code name@version})
  */
 public record AuditRecord(
         String requestId,
@@ -43,7 +44,8 @@ public record AuditRecord(
         String effectiveResultJson,
         String forwardedResultJson,
         List<ProjectedClaim> claims,
-        Long redriveOf) {
+        Long redriveOf,
+        String policy) {
 
     public static AuditRecord of(ReceivedInput input, Verification verification) {
         JsonNode output = verification.envelope().verifierOutput();
@@ -67,7 +69,8 @@ public record AuditRecord(
                 StorableJson.text(effective, forwarded),
                 forwarded,
                 verification.projection().claims().stream().map(AuditRecord::storable).toList(),
-                input.redriveOf());
+                input.redriveOf(),
+                verification.policy().id());
     }
 
     private static ProjectedClaim storable(ProjectedClaim claim) {

@@ -25,7 +25,9 @@ import java.util.HexFormat;
  *       {@code evidence_refs};</li>
  *   <li>{@code redrive_of} (V5), only when it is not null: a row that was not re-driven has exactly the content it
  *       had before the column existed, so that no seal made before it changes, while adding, removing or changing
- *       a row's link to its dead letter breaks the chain all the same.</li>
+ *       a row's link to its dead letter breaks the chain all the same;</li>
+ *   <li>{@code policy} (V7), only when it is not null, and then after {@code redrive_of} whether or not that is
+ *       null: a row written before the column existed keeps its content, every later row's policy is sealed.</li>
  * </ol>
  * Timestamps are {@code YYYY-MM-DDTHH:MI:SS.ffffffZ} in UTC; integers and booleans their text ({@code 42},
  * {@code true}); {@code guard_reasons} PostgreSQL's array text ({@code {gatekeeper.fail,verdict.invalid}});
@@ -35,8 +37,9 @@ import java.util.HexFormat;
  *
  * <p><b>Encoding.</b> Each value is the byte {@code 0x00} when NULL, else {@code 0x01}, its length as 4 bytes
  * big-endian and its bytes. The row's 15 values come first, then the number of claim checks as 4 bytes
- * big-endian, then 9 values per claim check, then {@code redrive_of} if it is not null. Lengths make the encoding
- * unambiguous: no value can pass for two, and the claim count says where an optional last value starts.
+ * big-endian, then 9 values per claim check, then {@code redrive_of} if it or {@code policy} is not null, then
+ * {@code policy} if it is not null. Lengths make the encoding unambiguous: no value can pass for two, the claim count
+ * says where the optional values start, and their number (none, one or two) says which they are.
  *
  * <p><b>Hash.</b> {@code SHA-256("claimguard-audit-seal-v1" || previous_hash || content)}, where previous_hash
  * is the hash of the seal before in seq order, or {@link #GENESIS} for the first seal. A change to what is
@@ -57,7 +60,7 @@ public final class SealHash {
     /**
      * The select list, over {@code claimguard.verification_audit AS a}, that renders one row's content: the 15
      * row values, then every claim value of its claim checks as one text array, 9 entries per claim check, then
-     * {@code redrive_of}.
+     * {@code redrive_of} and {@code policy}.
      */
     static final String CONTENT_COLUMNS = """
             a.id::text,
@@ -84,7 +87,8 @@ public final class SealHash {
                     WITH ORDINALITY AS v (value, position)
                 WHERE c.audit_id = a.id
                 ORDER BY c.ordinal, v.position),
-            a.redrive_of::text
+            a.redrive_of::text,
+            a.policy
             """;
 
     private SealHash() {
@@ -110,8 +114,12 @@ public final class SealHash {
             writeValue(content, utf8(value));
         }
         String redriveOf = row.getString(ROW_VALUES + 2);
-        if (redriveOf != null) {
+        String policy = row.getString(ROW_VALUES + 3);
+        if (redriveOf != null || policy != null) {
             writeValue(content, utf8(redriveOf));
+        }
+        if (policy != null) {
+            writeValue(content, utf8(policy));
         }
         return content.toByteArray();
     }
