@@ -41,8 +41,7 @@ COMMENT ON COLUMN claimguard.replay_outcome.replayed_reasons IS 'The reason code
 -- "which runs replayed this audit"
 CREATE INDEX replay_outcome_audit_id_idx ON claimguard.replay_outcome (audit_id);
 
--- A replay is a tool run by an operator's login; a login acting as claimguard_writer may record runs, never change
--- them; analysts read them.
-GRANT SELECT, INSERT ON claimguard.replay_run, claimguard.replay_outcome TO claimguard_writer;
-GRANT USAGE ON SEQUENCE claimguard.replay_run_id_seq TO claimguard_writer;
+-- A replay is a tool run with an operator's login (the owner, or a login granted SELECT, INSERT on these two tables
+-- and USAGE on replay_run_id_seq), never by the service: claimguard_writer gets nothing here, so that the runtime role
+-- keeps exactly the privileges the service needs. Analysts read the runs.
 GRANT SELECT ON claimguard.replay_run, claimguard.replay_outcome TO claimguard_reader;
