@@ -266,7 +266,7 @@ class AnalystViewsIT {
             }
             assertThat(relations).extracting(relation -> relation[0]).containsExactlyInAnyOrder(
                     "flyway_schema_history", "verification_audit", "claim_check", "dead_letter", "audit_seal",
-                    "downgrades_per_reason_daily", "verification_labels_by_claim_type",
+                    "replay_run", "replay_outcome", "downgrades_per_reason_daily", "verification_labels_by_claim_type",
                     "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily");
 
             for (String[] relation : relations) {
