@@ -53,7 +53,8 @@ public final class AuditBatchStatement {
                     .put("input_sha256", HEX.formatHex(record.inputSha256()))
                     .put("envelope", record.envelopeJson())
                     .put("effective_result", record.effectiveResultJson())
-                    .put("redrive_of", record.redriveOf());
+                    .put("redrive_of", record.redriveOf())
+                    .put("policy", record.policy());
             ArrayNode reasons = row.putArray("guard_reasons");
             record.guardReasons().forEach(reasons::add);
             row.set("claims", claimRows(record.claims()));

@@ -27,6 +27,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param findings the input's findings, in order: one {@code finding} row each, its position the row's ordinal
  * @param redriveOf the dead letter the input was re-driven from, as it named it (the statement keeps it only if that
  *     dead letter exists)
+ * @param policy the id of the policy that judged it ({@code name@version})
  */
 public record AuditRecord(
         String requestId,
@@ -46,7 +47,8 @@ public record AuditRecord(
         String forwardedResultJson,
         List<ProjectedClaim> claims,
         List<Finding> findings,
-        Long redriveOf) {
+        Long redriveOf,
+        String policy) {
 
     public static AuditRecord of(ReceivedInput input, Verification verification) {
         JsonNode output = verification.envelope().verifierOutput();
@@ -71,7 +73,8 @@ public record AuditRecord(
                 forwarded,
                 verification.projection().claims().stream().map(AuditRecord::storable).toList(),
                 verification.findings().stream().map(AuditRecord::storable).toList(),
-                input.redriveOf());
+                input.redriveOf(),
+                verification.policy().id());
     }
 
     private static ProjectedClaim storable(ProjectedClaim claim) {

@@ -27,12 +27,12 @@ final class AuditSql {
                     model_verdict text, effective_verdict text, downgraded boolean, guard_reasons jsonb,
                     projection_mode text, groundedness_score double precision, critical_fact_count integer,
                     input_sha256 text, envelope text, effective_result text, claims jsonb, findings jsonb,
-                    redrive_of bigint)
+                    redrive_of bigint, policy text)
             ), inserted AS (
                 INSERT INTO claimguard.verification_audit (
                     id, request_id, source, source_ref, received_at, model_verdict, effective_verdict, downgraded,
                     guard_reasons, projection_mode, groundedness_score, critical_fact_count, input_sha256, audit,
-                    redrive_of)
+                    redrive_of, policy)
                 SELECT id, request_id, source, source_ref, received_at, model_verdict, effective_verdict, downgraded,
                        ARRAY(SELECT jsonb_array_elements_text(guard_reasons)),
                        projection_mode, groundedness_score, critical_fact_count, decode(input_sha256, 'hex'),
@@ -40,7 +40,7 @@ final class AuditSql {
                            CASE WHEN envelope_doc -> 'effective_result' IS NOT NULL THEN 'claimguard_effective_result'
                                 ELSE 'effective_result' END,
                            jsonb_set(CAST(effective_result AS jsonb), '{audit_id}', to_jsonb(id))),
-                       (SELECT d.id FROM claimguard.dead_letter d WHERE d.id = batch.redrive_of)
+                       (SELECT d.id FROM claimguard.dead_letter d WHERE d.id = batch.redrive_of), policy
                 FROM batch
                 ORDER BY idx
                 ON CONFLICT ON CONSTRAINT verification_audit_input_sha256_key DO NOTHING

@@ -1,11 +1,13 @@
 package io.claimguard.domain;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -44,6 +46,31 @@ public record Policy(String name, int version, Map<GuardRule, Verdict> ruleCaps,
         ruleCaps = Collections.unmodifiableMap(ruleCaps.isEmpty() ? new EnumMap<>(GuardRule.class) : new EnumMap<>(ruleCaps));
         findingCaps = Collections.unmodifiableMap(
                 findingCaps.isEmpty() ? new EnumMap<>(FindingCode.class) : new EnumMap<>(findingCaps));
+    }
+
+    /**
+     * A policy from its settings as an operator writes them (configuration {@code claimguard.policy}, the replay
+     * command's options): caps by rule or finding code, verdicts by name in any case. The one conversion both use.
+     *
+     * @throws IllegalArgumentException naming the setting and the known codes, for an unknown code or a cap that is
+     *     not a verdict; or as the constructor does, for a bad name or version or a looser rule cap
+     */
+    public static Policy of(String name, int version, Map<String, String> ruleCaps, Map<String, String> findingCaps) {
+        return new Policy(name, version, caps(ruleCaps, "rule-caps", GuardRule.class, GuardRule::code),
+                caps(findingCaps, "finding-caps", FindingCode.class, FindingCode::code));
+    }
+
+    private static <K extends Enum<K>> Map<K, Verdict> caps(Map<String, String> configured, String setting,
+            Class<K> kind, Function<K, String> codeOf) {
+        Map<K, Verdict> caps = new EnumMap<>(kind);
+        configured.forEach((code, cap) -> {
+            K key = Arrays.stream(kind.getEnumConstants()).filter(constant -> codeOf.apply(constant).equals(code))
+                    .findFirst().orElseThrow(() -> new IllegalArgumentException("claimguard.policy." + setting + ": "
+                            + code + " is not one of " + Arrays.stream(kind.getEnumConstants()).map(codeOf).toList()));
+            caps.put(key, Verdict.parse(cap).orElseThrow(() -> new IllegalArgumentException("claimguard.policy."
+                    + setting + "." + code + ": " + cap + " is not PASS, LOW_CONFID or REJECT")));
+        });
+        return caps;
     }
 
     /** How audit rows name the policy: {@code <name>@<version>}, e.g. {@code default@1}. */

@@ -26,6 +26,8 @@ import java.util.HexFormat;
  *   <li>{@code redrive_of} (V5), only when it is not null: a row that was not re-driven has exactly the content it
  *       had before the column existed, so that no seal made before it changes, while adding, removing or changing
  *       a row's link to its dead letter breaks the chain all the same;</li>
+ *   <li>{@code policy} (V7), only when it is not null, and then after {@code redrive_of} whether or not that is
+ *       null: a row written before the column existed keeps its content, every later row's policy is sealed;</li>
  *   <li>its findings (V6), only when it has any: for each, {@code ordinal}, {@code claim_ordinal}, {@code code},
  *       {@code detail}. A row without findings (every row written before V6 among them) has exactly the content it
  *       had before, while adding, removing or changing a finding row breaks the chain.</li>
@@ -38,10 +40,11 @@ import java.util.HexFormat;
  *
  * <p><b>Encoding.</b> Each value is the byte {@code 0x00} when NULL, else {@code 0x01}, its length as 4 bytes
  * big-endian and its bytes. The row's 15 values come first, then the number of claim checks as 4 bytes
- * big-endian, then 9 values per claim check, then {@code redrive_of} if it is not null, then, if the row has
- * findings, the byte {@code 0x02}, the number of findings as 4 bytes big-endian and 4 values per finding. Lengths
- * make the encoding unambiguous: no value can pass for two, the claim count says where the optional parts start,
- * and the findings part begins with a byte no value begins with.
+ * big-endian, then 9 values per claim check, then {@code redrive_of} if it or {@code policy} is not null, then
+ * {@code policy} if it is not null, then, if the row has findings, the byte {@code 0x02}, the number of findings as
+ * 4 bytes big-endian and 4 values per finding. Lengths make the encoding unambiguous: no value can pass for two, the
+ * claim count says where the optional parts start, their number (none, one or two values) says which they are, and
+ * the findings part begins with a byte no value begins with.
  *
  * <p><b>Hash.</b> {@code SHA-256("claimguard-audit-seal-v1" || previous_hash || content)}, where previous_hash
  * is the hash of the seal before in seq order, or {@link #GENESIS} for the first seal. A change to what is
@@ -65,7 +68,7 @@ public final class SealHash {
     /**
      * The select list, over {@code claimguard.verification_audit AS a}, that renders one row's content: the 15
      * row values, then every claim value of its claim checks as one text array, 9 entries per claim check, then
-     * {@code redrive_of}, then every value of its findings as one text array, 4 entries per finding.
+     * {@code redrive_of}, {@code policy}, then every value of its findings as one text array, 4 entries per finding.
      */
     static final String CONTENT_COLUMNS = """
             a.id::text,
@@ -93,6 +96,7 @@ public final class SealHash {
                 WHERE c.audit_id = a.id
                 ORDER BY c.ordinal, v.position),
             a.redrive_of::text,
+            a.policy,
             ARRAY(
                 SELECT v.value
                 FROM claimguard.finding AS f
@@ -123,10 +127,14 @@ public final class SealHash {
             writeValue(content, utf8(value));
         }
         String redriveOf = row.getString(ROW_VALUES + 2);
-        if (redriveOf != null) {
+        String policy = row.getString(ROW_VALUES + 3);
+        if (redriveOf != null || policy != null) {
             writeValue(content, utf8(redriveOf));
         }
-        String[] findingValues = textArray(row, ROW_VALUES + 3);
+        if (policy != null) {
+            writeValue(content, utf8(policy));
+        }
+        String[] findingValues = textArray(row, ROW_VALUES + 4);
         if (findingValues.length > 0) {
             content.write(FINDINGS_PART);
             writeLength(content, findingValues.length / FINDING_VALUES);

@@ -130,6 +130,11 @@ class PolicyTest {
                 model.map(finalEffective::isStricterThan).orElse(true));
         List<Finding> findings = gen.list(0, 6, () -> new Finding(gen.pick(FindingCode.values()),
                 gen.chance(0.5) ? gen.between(0, 5) : null, "found"));
+        return new JudgementCase(guard, findings, anyPolicy(gen));
+    }
+
+    /** A policy at random: some rules capped stricter, some findings capping. */
+    static Policy anyPolicy(SeededCases.Gen gen) {
         Map<GuardRule, Verdict> ruleCaps = new EnumMap<>(GuardRule.class);
         for (GuardRule rule : GuardRule.values()) {
             if (gen.chance(0.2)) {
@@ -142,6 +147,6 @@ class PolicyTest {
                 findingCaps.put(code, gen.pick(Verdict.values()));
             }
         }
-        return new JudgementCase(guard, findings, new Policy("random", 1, ruleCaps, findingCaps));
+        return new Policy("random", 1, ruleCaps, findingCaps);
     }
 }

@@ -35,8 +35,8 @@ final class JdbcCeiling {
     private static final String INSERT_AUDIT = """
             INSERT INTO claimguard.verification_audit (
                 id, request_id, source, source_ref, received_at, model_verdict, effective_verdict, downgraded,
-                guard_reasons, projection_mode, groundedness_score, critical_fact_count, input_sha256, audit)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb))
+                guard_reasons, projection_mode, groundedness_score, critical_fact_count, input_sha256, audit, policy)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), ?)
             """;
     private static final String INSERT_CLAIM_CHECK = """
             INSERT INTO claimguard.claim_check (
@@ -159,6 +159,7 @@ final class JdbcCeiling {
                 audit.setObject(12, record.criticalFactCount(), Types.INTEGER);
                 audit.setBytes(13, record.inputSha256());
                 audit.setString(14, rows.get(i).audit(ids[i]));
+                audit.setString(15, record.policy());
                 audit.addBatch();
                 for (ProjectedClaim claim : record.claims()) {
                     claims.setLong(1, ids[i]);
