@@ -8,6 +8,8 @@ import static org.awaitility.Awaitility.await;
 import io.claimguard.it.OtlpReceiver.ReceivedEvent;
 import io.claimguard.it.OtlpReceiver.ReceivedSpan;
 import io.claimguard.testkit.FreePort;
+import io.claimguard.testkit.KafkaBroker;
+import io.claimguard.testkit.KafkaClient;
 import io.claimguard.testkit.TestDatabase;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Message;
@@ -33,7 +35,8 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The service with {@code claimguard.telemetry} on, exporting by OTLP to a receiver started here ({@link OtlpReceiver}):
- * the input's span continues the producer's trace, and the evaluation events arrive inside it. An application context
+ * the input's span continues the producer's trace (JMS and AMQP property, Kafka header, envelope field of a file), and
+ * the evaluation events arrive inside it. An application context
  * of its own (telemetry is off in the shared one of {@link ServiceTestSupport}, whose property values a subclass
  * cannot override), closed after the class, with a broker, journal and inbox of its own and the run's database.
  */
@@ -48,7 +51,10 @@ class TelemetryIT {
     private static final String INPUT_QUEUE = "telemetry.verifier.results";
     private static final String OUTPUT_QUEUE = "telemetry.verifier.effective";
     private static final Duration PATIENCE = Duration.ofSeconds(30);
+    private static final String KAFKA_INPUT_TOPIC = "telemetry.verifier.results";
     private static final OtlpReceiver RECEIVER = OtlpReceiver.start();
+    private static final KafkaBroker KAFKA = startKafka();
+    private static final KafkaClient KAFKA_CLIENT = new KafkaClient(KAFKA.bootstrapServers());
 
     @Autowired
     ConnectionFactory connectionFactory;
@@ -68,13 +74,20 @@ class TelemetryIT {
         registry.add("claimguard.jms.input-queue", () -> INPUT_QUEUE);
         registry.add("claimguard.jms.output-queue", () -> OUTPUT_QUEUE);
         registry.add("claimguard.jms.dead-letter-queue", () -> "telemetry.verifier.results.DLQ");
+        registry.add("claimguard.kafka.enabled", () -> "true");
+        registry.add("claimguard.kafka.bootstrap-servers", KAFKA::bootstrapServers);
+        registry.add("claimguard.kafka.input-topic", () -> KAFKA_INPUT_TOPIC);
+        registry.add("claimguard.kafka.output-topic", () -> "telemetry.verifier.effective");
+        registry.add("claimguard.kafka.dead-letter-topic", () -> "telemetry.verifier.results.DLT");
         registry.add("claimguard.telemetry.enabled", () -> "true");
         registry.add("claimguard.telemetry.otlp-endpoint", RECEIVER::endpoint);
     }
 
     @AfterAll
-    static void stopReceiver() {
+    static void stopReceiverAndKafka() {
         RECEIVER.close();
+        KAFKA_CLIENT.close();
+        KAFKA.stop();
     }
 
     @Test
@@ -105,6 +118,18 @@ class TelemetryIT {
         assertThat(receiveResult(requestId)).isNotNull();
 
         assertContinuedTrace(requestId, traceId, producerSpan, "jms");
+    }
+
+    @Test
+    @DisplayName("Scenario: A Kafka input's traceparent header continues the producer's trace")
+    void kafkaInput() {
+        String requestId = ServiceTestSupport.uniqueId("telemetry-kafka");
+        String traceId = randomHex(16);
+        String producerSpan = randomHex(8);
+        KAFKA_CLIENT.produce(KAFKA_INPUT_TOPIC, requestId, utf8(gatekeeperFailedV2(requestId)),
+                Map.of("traceparent", "00-" + traceId + "-" + producerSpan + "-01"));
+
+        assertContinuedTrace(requestId, traceId, producerSpan, "kafka");
     }
 
     @Test
@@ -162,6 +187,12 @@ class TelemetryIT {
         JmsTemplate template = new JmsTemplate(connectionFactory);
         template.setReceiveTimeout(PATIENCE.toMillis());
         return template;
+    }
+
+    private static KafkaBroker startKafka() {
+        KafkaBroker broker = KafkaBroker.create(WORK.resolve("kafka"));
+        broker.createTopics(1, KAFKA_INPUT_TOPIC, "telemetry.verifier.effective", "telemetry.verifier.results.DLT");
+        return broker;
     }
 
     private static String randomHex(int bytes) {
