@@ -8,6 +8,7 @@ url is amqp://user:password@host:port (or amqp://host:port for a broker without 
               "list" or "map" (amqp-value list or map)
   body        the string, or the list or map (JSON values)
   message_id  optional; without it the message has none
+  properties  optional: more application properties (an object of strings)
 """
 import json
 import sys
@@ -35,7 +36,7 @@ def main():
         for spec in specs:
             body, inferred = body_of(spec)
             message = Message(body=body, inferred=inferred, durable=True,
-                              properties={"testCase": spec["test_case"]})
+                              properties={"testCase": spec["test_case"], **spec.get("properties", {})})
             if spec.get("message_id"):
                 message.id = spec["message_id"]
             sender.send(message)

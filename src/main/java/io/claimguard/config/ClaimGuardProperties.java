@@ -14,7 +14,7 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("claimguard")
 public record ClaimGuardProperties(
         FileDrop file, Jms jms, Kafka kafka, Broker broker, Limits limits, Processing processing, Audit audit, Database database,
-        Seal seal, String instanceId, Judgement policy) {
+        Seal seal, Telemetry telemetry, String instanceId, Judgement policy) {
 
     /**
      * The name this instance goes by in the summary log line and the metrics' {@code instance_id} tag, so that with
@@ -162,5 +162,14 @@ public record ClaimGuardProperties(
             ruleCaps = ruleCaps == null ? Map.of() : Map.copyOf(ruleCaps);
             findingCaps = findingCaps == null ? Map.of() : Map.copyOf(findingCaps);
         }
+    }
+
+    /**
+     * OpenTelemetry: a span per input and a {@code gen_ai.evaluation.result} event per audited input and per claim
+     * check, exported by OTLP (http/protobuf). Off by default; when off, no part of OpenTelemetry is started.
+     *
+     * @param otlpEndpoint the OTLP/HTTP receiver's base URL; spans go to {@code /v1/traces}, events to {@code /v1/logs}
+     */
+    public record Telemetry(boolean enabled, String otlpEndpoint) {
     }
 }

@@ -2,6 +2,7 @@ package io.claimguard.intake;
 
 import io.claimguard.domain.RejectionReason;
 import io.claimguard.pipeline.DeadLetter;
+import io.claimguard.pipeline.ReceivedInput;
 import io.claimguard.pipeline.Redrive;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -27,11 +28,14 @@ import org.apache.activemq.artemis.reader.TextMessageUtil;
  * @param payload the input: a TextMessage's text as UTF-8, a BytesMessage's bytes, otherwise the raw body
  * @param rejection why it carries no envelope; null for a text or bytes message
  * @param redrive the dead letter it was re-driven from, as its {@link Redrive#PROPERTY} names it
+ * @param traceparent its {@link ReceivedInput#TRACEPARENT} property as text (an AMQP application property arrives as
+ *     the same property); null when it has none
  */
 record BatchMessage(ClientMessage message, String sourceRef, OffsetDateTime receivedAt, byte[] rawBody, byte[] payload,
-        DeadLetter rejection, Redrive.Link redrive) {
+        DeadLetter rejection, Redrive.Link redrive, String traceparent) {
 
     private static final SimpleString REDRIVE_PROPERTY = SimpleString.of(Redrive.PROPERTY);
+    private static final SimpleString TRACEPARENT_PROPERTY = SimpleString.of(ReceivedInput.TRACEPARENT);
 
     /** How a text body starts: null or not, then (not null) the length in bytes of its UTF-16 data. */
     private static final int TEXT_HEADER_BYTES = 1 + Integer.BYTES;
@@ -43,20 +47,22 @@ record BatchMessage(ClientMessage message, String sourceRef, OffsetDateTime rece
                 : "no-message-id:" + message.getMessageID();
         byte[] raw = rawBody(message);
         Redrive.Link redrive = Redrive.parse(message.getObjectProperty(REDRIVE_PROPERTY));
+        Object traceProperty = message.getObjectProperty(TRACEPARENT_PROPERTY);
+        String traceparent = traceProperty == null ? null : traceProperty.toString();
         return switch (message.getType()) {
-            case Message.BYTES_TYPE -> new BatchMessage(message, sourceRef, receivedAt, raw, raw, null, redrive);
+            case Message.BYTES_TYPE -> new BatchMessage(message, sourceRef, receivedAt, raw, raw, null, redrive, traceparent);
             case Message.TEXT_TYPE -> {
                 String undecodable = textProblem(raw);
                 yield undecodable == null
-                        ? new BatchMessage(message, sourceRef, receivedAt, raw, text(raw), null, redrive)
+                        ? new BatchMessage(message, sourceRef, receivedAt, raw, text(raw), null, redrive, traceparent)
                         : new BatchMessage(message, sourceRef, receivedAt, raw, raw, new DeadLetter(
                                 RejectionReason.MESSAGE_BODY_UNDECODABLE, "a TextMessage whose body is not a text the"
                                         + " JMS client can decode (" + undecodable + "); its " + raw.length
-                                        + " bytes are kept as the broker holds them"), redrive);
+                                        + " bytes are kept as the broker holds them"), redrive, traceparent);
             }
             default -> new BatchMessage(message, sourceRef, receivedAt, raw, raw, new DeadLetter(
                     RejectionReason.MESSAGE_TYPE_UNSUPPORTED,
-                    typeName(message.getType()) + " carries no envelope: ClaimGuard takes a TextMessage or a BytesMessage"), redrive);
+                    typeName(message.getType()) + " carries no envelope: ClaimGuard takes a TextMessage or a BytesMessage"), redrive, traceparent);
         };
     }
 

@@ -95,7 +95,7 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
         byte[] payload = exchange.getIn().getBody(byte[].class);
         // to the microsecond, as dead_letter keeps it: the reason file beside a set-aside file names the same time
         InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.FILE, name,
-                OffsetDateTime.now().truncatedTo(ChronoUnit.MICROS), payload == null ? new byte[0] : payload, null));
+                OffsetDateTime.now().truncatedTo(ChronoUnit.MICROS), payload == null ? new byte[0] : payload, null, null));
     }
 
     private static void nameResult(Exchange exchange) {

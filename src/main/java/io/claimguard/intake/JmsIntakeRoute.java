@@ -75,7 +75,7 @@ public class JmsIntakeRoute extends RouteBuilder {
         BatchMessage message = exchange.getIn().getBody(BatchMessage.class);
         exchange.setProperty(MESSAGE, message);
         ReceivedInput input = new ReceivedInput(ReceivedInput.Source.JMS, message.sourceRef(), message.receivedAt(),
-                message.payload(), message.redrive().deadLetterId());
+                message.payload(), message.redrive().deadLetterId(), message.traceparent());
         if (message.redrive().problem() != null) {
             LOG.warn("jms input {}: {}; processed as any input, recording no re-drive", input.sourceRef(),
                     message.redrive().problem());

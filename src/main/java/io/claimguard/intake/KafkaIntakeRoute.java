@@ -111,7 +111,7 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
         exchange.setProperty(RECORD, record);
         // a record without value (a tombstone) is an empty input, rejected like an empty file
         InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.KAFKA, sourceRef, OffsetDateTime.now(),
-                value == null ? new byte[0] : value, null));
+                value == null ? new byte[0] : value, null, record.getHeader(ReceivedInput.TRACEPARENT, String.class)));
         InputExchange.resultSentByIntake(exchange);
         // from here on the input lives in the exchange properties, and nothing of the record can leak onto the result
         exchange.setIn(new DefaultMessage(exchange));

@@ -11,6 +11,7 @@ import io.claimguard.pipeline.DeadLetter;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Outcome;
 import io.claimguard.pipeline.ReceivedInput;
+import io.claimguard.telemetry.InputTelemetry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,21 +23,24 @@ import org.springframework.stereotype.Component;
 
 /**
  * What operators see of the pipeline: one summary log line and the counters per audited input (its verdicts, guard
- * reasons and findings), the counters per dead letter, and the end-to-end processing time. The routes call it; it never changes an exchange.
+ * reasons and findings), the counters per dead letter, the end-to-end processing time, and (when on) each input's
+ * span and evaluation events in OpenTelemetry. The routes call it; it never changes an exchange.
  */
 @Component
 public class PipelineObserver {
 
     private final MeterRegistry registry;
     private final String instanceId;
+    private final InputTelemetry telemetry;
 
-    public PipelineObserver(MeterRegistry registry, ClaimGuardProperties properties) {
+    public PipelineObserver(MeterRegistry registry, ClaimGuardProperties properties, InputTelemetry telemetry) {
         this.registry = registry;
         this.instanceId = properties.instanceName();
         // every code is scraped from the start, at 0 until found: a rate or an alert per code needs no first finding
         for (FindingCode code : FindingCode.values()) {
             findings(code);
         }
+        this.telemetry = telemetry;
     }
 
     /** After an input's audit rows are committed (or found to exist already). */
@@ -102,6 +106,7 @@ public class PipelineObserver {
                 .publishPercentileHistogram()
                 .register(registry)
                 .record(Duration.between(input.receivedAt(), OffsetDateTime.now()));
+        telemetry.completed(exchange);
     }
 
     private Counter findings(FindingCode code) {

@@ -11,9 +11,14 @@ import java.time.OffsetDateTime;
  * @param payload the exact bytes
  * @param redriveOf the {@code claimguard.dead_letter} id it was re-driven from ({@link Redrive}); null for every
  *     other input. Not yet checked: a dead letter of that id may not exist, and then its rows record none.
+ * @param traceparent the W3C trace context the producer sent along ({@link #TRACEPARENT}: a JMS or AMQP property, a
+ *     Kafka header), as received and not yet checked; null when it sent none. A file's is its envelope's field.
  */
 public record ReceivedInput(Source source, String sourceRef, OffsetDateTime receivedAt, byte[] payload,
-        Long redriveOf) {
+        Long redriveOf, String traceparent) {
+
+    /** The name of the W3C trace context's header, property or envelope field. */
+    public static final String TRACEPARENT = "traceparent";
 
     /** The intakes, named as in the {@code source} columns and the metrics' {@code source} tag. */
     public enum Source {

@@ -21,7 +21,7 @@ final class Architecture {
      * is the vocabulary the routes share (endpoints, the received input, its outcome, failure kinds). The steps
      * ({@code audit}, {@code deadletter}, {@code forward}) and the {@code verify} route use it; the intakes feed
      * {@code verify}. The {@code status} facts are read by the command line ({@code cli}) and by the actuator endpoint
-     * ({@code observe}). {@code cli} takes the input key ({@code audit.Sha256}) from {@code audit}, so that {@code send}
+     * ({@code observe}), which also hands each input to OpenTelemetry ({@code telemetry}). {@code cli} takes the input key ({@code audit.Sha256}) from {@code audit}, so that {@code send}
      * finds an input's row by the service's own definition. The application class at the root wires it all and is not a
      * layer.
      */
@@ -31,6 +31,7 @@ final class Architecture {
                 .layer("domain").definedBy(root + ".domain..")
                 .layer("config").definedBy(root + ".config..")
                 .layer("pipeline").definedBy(root + ".pipeline..")
+                .layer("telemetry").definedBy(root + ".telemetry..")
                 .layer("observe").definedBy(root + ".observe..")
                 .layer("audit").definedBy(root + ".audit..")
                 .layer("deadletter").definedBy(root + ".deadletter..")
@@ -43,7 +44,8 @@ final class Architecture {
                 .whereLayer("domain").mayNotAccessAnyLayer()
                 .whereLayer("config").mayOnlyAccessLayers("domain")
                 .whereLayer("pipeline").mayOnlyAccessLayers("domain")
-                .whereLayer("observe").mayOnlyAccessLayers("status", "pipeline", "config", "domain")
+                .whereLayer("telemetry").mayOnlyAccessLayers("pipeline", "config", "domain")
+                .whereLayer("observe").mayOnlyAccessLayers("telemetry", "status", "pipeline", "config", "domain")
                 .whereLayer("audit").mayOnlyAccessLayers("pipeline", "config", "domain")
                 .whereLayer("deadletter").mayOnlyAccessLayers("audit", "observe", "pipeline", "domain")
                 .whereLayer("forward").mayOnlyAccessLayers("pipeline", "domain")

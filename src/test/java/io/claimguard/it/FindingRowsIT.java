@@ -178,7 +178,7 @@ class FindingRowsIT extends ServiceTestSupport {
     private Exchange audit(Verification verification) throws Exception {
         Exchange exchange = new DefaultExchange(camel);
         InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.JMS, "ID:" + verification.requestId(),
-                OffsetDateTime.now(), verification.envelope().json().getBytes(StandardCharsets.UTF_8), null));
+                OffsetDateTime.now(), verification.envelope().json().getBytes(StandardCharsets.UTF_8), null, null));
         InputExchange.accept(exchange, verification);
         auditWriter.audit(exchange);
         return exchange;

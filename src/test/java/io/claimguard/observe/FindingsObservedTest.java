@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.claimguard.config.ClaimGuardProperties;
+import io.claimguard.telemetry.InputTelemetry;
 import io.claimguard.domain.FindingCode;
 import io.claimguard.domain.Verification;
 import io.claimguard.pipeline.InputExchange;
@@ -31,7 +32,8 @@ class FindingsObservedTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final PipelineObserver observer = new PipelineObserver(registry,
-            new ClaimGuardProperties(null, null, null, null, null, null, null, null, null, "unit-instance", null));
+            new ClaimGuardProperties(null, null, null, null, null, null, null, null, null, null, "unit-instance", null),
+            InputTelemetry.OFF);
     private final Logger summaryLogger = (Logger) LoggerFactory.getLogger("io.claimguard.audit.summary");
     private final ListAppender<ILoggingEvent> summaryLines = new ListAppender<>();
 
@@ -83,7 +85,7 @@ class FindingsObservedTest {
     private static Exchange auditedExchange(Verification verification, boolean created) {
         Exchange exchange = new DefaultExchange(new DefaultCamelContext());
         InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.JMS, "ID:" + verification.requestId(),
-                OffsetDateTime.now(), verification.envelope().json().getBytes(StandardCharsets.UTF_8), null));
+                OffsetDateTime.now(), verification.envelope().json().getBytes(StandardCharsets.UTF_8), null, null));
         InputExchange.accept(exchange, verification);
         InputExchange.audited(exchange, 7L, created);
         return exchange;

@@ -14,6 +14,7 @@ import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Outcome;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
+import io.claimguard.telemetry.InputTelemetry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -60,8 +61,8 @@ class FailurePoliciesTest {
         ClaimGuardProperties properties = new ClaimGuardProperties(null, null, null, null, null,
                 new ClaimGuardProperties.Processing(MAX_RETRIES, Duration.ofMillis(1), Duration.ofMillis(1),
                         Duration.ofMillis(5)),
-                null, null, null, "test-instance", null);
-        PipelineObserver observer = new PipelineObserver(new SimpleMeterRegistry(), properties);
+                null, null, null, null, "test-instance", null);
+        PipelineObserver observer = new PipelineObserver(new SimpleMeterRegistry(), properties, InputTelemetry.OFF);
         camel = new DefaultCamelContext();
         camel.addRoutes(new RetryPolicy(properties));
         camel.addRoutes(new VerificationRoute(new EnvelopeReader(Limits.DEFAULTS), Policy.CONTRACT, observer));
@@ -82,7 +83,7 @@ class FailurePoliciesTest {
                 // an intake as the real ones are built: verify, then set aside what was
                 from(INTAKE)
                         .process(exchange -> InputExchange.receive(exchange, new ReceivedInput(
-                                ReceivedInput.Source.FILE, "test.json", OffsetDateTime.now(), exchange.getIn().getBody(byte[].class), null)))
+                                ReceivedInput.Source.FILE, "test.json", OffsetDateTime.now(), exchange.getIn().getBody(byte[].class), null, null)))
                         .to(Pipeline.VERIFY)
                         .filter(InputExchange.SET_ASIDE)
                             .process(exchange -> setAside.add(InputExchange.outcome(exchange)));

@@ -51,9 +51,15 @@ public final class KafkaClient implements AutoCloseable {
 
     /** Produces one record (value null for a tombstone) and waits until the broker has it. */
     public RecordMetadata produce(String topic, String key, byte[] value) {
+        return produce(topic, key, value, Map.of());
+    }
+
+    /** Produces one record with these headers (their values as UTF-8) and waits until the broker has it. */
+    public RecordMetadata produce(String topic, String key, byte[] value, Map<String, String> headers) {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, key == null ? null : utf8(key), value);
+        headers.forEach((name, headerValue) -> record.headers().add(name, utf8(headerValue)));
         try {
-            return producer.send(new ProducerRecord<>(topic, key == null ? null : utf8(key), value))
-                    .get(60, TimeUnit.SECONDS);
+            return producer.send(record).get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("cannot produce to " + topic, e);
         }

@@ -164,7 +164,7 @@ final class CamelBaseline {
     private void prepareInsert(Exchange exchange) throws Exception {
         byte[] payload = exchange.getIn().getBody(String.class).getBytes(StandardCharsets.UTF_8);
         ReceivedInput input = new ReceivedInput(ReceivedInput.Source.JMS, exchange.getIn().getHeader("JMSMessageID", String.class),
-                OffsetDateTime.now(), payload, null);
+                OffsetDateTime.now(), payload, null, null);
         Verification verification = Verification.of(reader.read(payload));
         AuditRecord record = AuditRecord.of(input, verification);
         Map<String, Object> parameters = new HashMap<>();

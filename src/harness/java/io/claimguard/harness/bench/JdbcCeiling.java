@@ -102,7 +102,7 @@ final class JdbcCeiling {
         for (int i = 0; i < envelopes.size(); i++) {
             byte[] bytes = envelopes.get(i).bytes();
             Verification verification = Verification.of(reader.read(bytes));
-            AuditRecord record = AuditRecord.of(new ReceivedInput(ReceivedInput.Source.JMS, "bench-" + i, OffsetDateTime.now(), bytes, null),
+            AuditRecord record = AuditRecord.of(new ReceivedInput(ReceivedInput.Source.JMS, "bench-" + i, OffsetDateTime.now(), bytes, null, null),
                     verification);
             rows.add(row(record, verification));
         }

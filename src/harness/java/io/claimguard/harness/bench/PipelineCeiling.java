@@ -97,7 +97,7 @@ final class PipelineCeiling {
                     byte[] payload = payload(message);
                     Verification verification = Verification.of(reader.read(payload));
                     AuditRecord record = AuditRecord.of(new ReceivedInput(ReceivedInput.Source.JMS,
-                            "ID:" + message.getUserID(), OffsetDateTime.now(), payload, null), verification);
+                            "ID:" + message.getUserID(), OffsetDateTime.now(), payload, null, null), verification);
                     verifications.add(verification);
                     rows.add(JdbcCeiling.row(record, verification));
                     message.acknowledge();
