@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.claimguard.cli.ExitCodes;
 import io.claimguard.domain.Envelope;
 import io.claimguard.domain.EnvelopeReader;
+import io.claimguard.domain.FindingCode;
 import io.claimguard.domain.GuardRule;
 import io.claimguard.domain.Limits;
 import io.claimguard.domain.Policy;
@@ -70,6 +71,21 @@ class ReplayIT extends ServiceTestSupport {
         assertThat(run.lines()).filteredOn(line -> line.startsWith("  ")).allSatisfy(line ->
                 assertThat(line).matches("  gatekeeper\\.fail: (PASS|LOW_CONFID) -> REJECT: .*"));
         capped.forEach(requestId -> assertThat(run.out()).contains(requestId + " (audit "));
+    }
+
+    @Test
+    @DisplayName("Scenario: A finding cap changes exactly the examples with that finding")
+    void findingCap() throws Exception {
+        Policy evidence = new Policy("evidence", 1, Map.of(),
+                Map.of(FindingCode.EVIDENCE_UNKNOWN_INVOCATION, Verdict.LOW_CONFID));
+        Set<String> withTheFinding = examplesWhere(verification -> verification.guard().effectiveVerdict() == Verdict.PASS
+                && verification.findings().stream().anyMatch(f -> f.code() == FindingCode.EVIDENCE_UNKNOWN_INVOCATION));
+        CliRun run = replay(evidence);
+
+        assertThat(withTheFinding).as("examples the contract passed with an unknown invocation").isNotEmpty();
+        assertThat(changedBy(evidence, run)).isEqualTo(withTheFinding);
+        assertThat(run.lines()).filteredOn(line -> line.startsWith("  ")).allSatisfy(line ->
+                assertThat(line).matches("  evidence\\.unknown_invocation: PASS -> LOW_CONFID: .*"));
     }
 
     @Test
