@@ -12,23 +12,24 @@ import java.util.function.Supplier;
  * A small, seeded runner for property tests in plain JUnit Jupiter: each case gets its own generator, split from
  * one stream seeded by the base seed and the property's name, so a base seed reproduces every case of every
  * property. The base seed is fixed ({@link #DEFAULT_SEED}); {@code -Dclaimguard.property.seed=N} overrides it, and
- * a failure names the seed, the case and the generated value.
+ * a failure names the seed, the case and the generated value. Public, so that the property tests of other packages
+ * ({@code merkle}) draw their cases the same way and reproduce with the same property.
  */
-final class SeededCases {
+public final class SeededCases {
 
-    static final String SEED_PROPERTY = "claimguard.property.seed";
-    static final long DEFAULT_SEED = 20261202L;
+    public static final String SEED_PROPERTY = "claimguard.property.seed";
+    public static final long DEFAULT_SEED = 20261202L;
 
     private SeededCases() {
     }
 
-    static long baseSeed() {
+    public static long baseSeed() {
         String seed = System.getProperty(SEED_PROPERTY);
         return seed == null || seed.isBlank() ? DEFAULT_SEED : Long.parseLong(seed.strip());
     }
 
     /** The generated values of one property, in case order: the same base seed and name give the same values. */
-    static <T> List<T> generate(String property, int tries, Function<Gen, T> generator) {
+    public static <T> List<T> generate(String property, int tries, Function<Gen, T> generator) {
         SplittableRandom cases = new SplittableRandom(baseSeed() ^ (property.hashCode() * 0x9E3779B97F4A7C15L));
         List<T> values = new ArrayList<>(tries);
         for (int i = 0; i < tries; i++) {
@@ -41,13 +42,14 @@ final class SeededCases {
      * Checks {@code property} on {@code tries} generated values; the first failing case fails the test with the
      * seed to reproduce it.
      */
-    static <T> void forAll(String property, int tries, Function<Gen, T> generator, Function<T, String> describe, Consumer<T> check) {
+    public static <T> void forAll(String property, int tries, Function<Gen, T> generator, Function<T, String> describe,
+            Consumer<T> check) {
         forAll(property, List.of(), tries, generator, describe, check);
     }
 
     /** As above, but first checks the named {@code edgeCases}, which do not count toward {@code tries}. */
-    static <T> void forAll(String property, List<T> edgeCases, int tries, Function<Gen, T> generator, Function<T, String> describe,
-            Consumer<T> check) {
+    public static <T> void forAll(String property, List<T> edgeCases, int tries, Function<Gen, T> generator,
+            Function<T, String> describe, Consumer<T> check) {
         for (int i = 0; i < edgeCases.size(); i++) {
             check(property, "edge case " + (i + 1) + " of " + edgeCases.size(), edgeCases.get(i), describe, check);
         }
@@ -68,7 +70,7 @@ final class SeededCases {
     }
 
     /** One case's source of random values. */
-    static final class Gen {
+    public static final class Gen {
 
         private final SplittableRandom random;
 
@@ -77,40 +79,40 @@ final class SeededCases {
         }
 
         /** An int from {@code min} to {@code max}, both included. */
-        int between(int min, int max) {
+        public int between(int min, int max) {
             return random.nextInt(min, max + 1);
         }
 
         /** A double from 0 (included) to 1 (excluded). */
-        double fraction() {
+        public double fraction() {
             return random.nextDouble();
         }
 
-        byte anyByte() {
+        public byte anyByte() {
             return (byte) random.nextInt(256);
         }
 
-        boolean chance(double probability) {
+        public boolean chance(double probability) {
             return random.nextDouble() < probability;
         }
 
         @SafeVarargs
-        final <T> T pick(T... values) {
+        public final <T> T pick(T... values) {
             return values[random.nextInt(values.length)];
         }
 
-        <T> T pick(List<T> values) {
+        public <T> T pick(List<T> values) {
             return values.get(random.nextInt(values.size()));
         }
 
         /** Present with {@code presence} probability. */
-        <T> Optional<T> optional(double presence, Supplier<T> value) {
+        public <T> Optional<T> optional(double presence, Supplier<T> value) {
             return chance(presence) ? Optional.of(value.get()) : Optional.empty();
         }
 
         /** One of the weighted choices, each as likely as its weight says. */
         @SafeVarargs
-        final <T> T frequency(Weighted<T>... choices) {
+        public final <T> T frequency(Weighted<T>... choices) {
             int total = 0;
             for (Weighted<T> choice : choices) {
                 total += choice.weight();
@@ -129,11 +131,11 @@ final class SeededCases {
          * A size from {@code min} to {@code max}: the smallest size one time in eight, as often as the edge case
          * deserves, otherwise uniformly.
          */
-        int size(int min, int max) {
+        public int size(int min, int max) {
             return chance(0.125) ? min : between(min, max);
         }
 
-        <T> List<T> list(int minSize, int maxSize, Supplier<T> element) {
+        public <T> List<T> list(int minSize, int maxSize, Supplier<T> element) {
             int size = size(minSize, maxSize);
             List<T> list = new ArrayList<>(size);
             for (int i = 0; i < size; i++) {
@@ -143,7 +145,7 @@ final class SeededCases {
         }
 
         /** A string of {@code minLength} to {@code maxLength} characters, each from {@code character}. */
-        String string(int minLength, int maxLength, Supplier<Character> character) {
+        public String string(int minLength, int maxLength, Supplier<Character> character) {
             int length = size(minLength, maxLength);
             StringBuilder text = new StringBuilder(length);
             for (int i = 0; i < length; i++) {
@@ -152,18 +154,18 @@ final class SeededCases {
             return text.toString();
         }
 
-        char charIn(char first, char last) {
+        public char charIn(char first, char last) {
             return (char) between(first, last);
         }
 
-        char charOf(String characters) {
+        public char charOf(String characters) {
             return characters.charAt(random.nextInt(characters.length()));
         }
     }
 
-    record Weighted<T>(int weight, Supplier<T> value) {
+    public record Weighted<T>(int weight, Supplier<T> value) {
 
-        static <T> Weighted<T> weight(int weight, Supplier<T> value) {
+        public static <T> Weighted<T> weight(int weight, Supplier<T> value) {
             return new Weighted<>(weight, value);
         }
     }
