@@ -22,8 +22,10 @@ final class Architecture {
      * ({@code audit}, {@code deadletter}, {@code forward}) and the {@code verify} route use it; the intakes feed
      * {@code verify}. The {@code status} facts are read by the command line ({@code cli}) and by the actuator endpoint
      * ({@code observe}), which also hands each input to OpenTelemetry ({@code telemetry}). {@code cli} takes the input key ({@code audit.Sha256}) from {@code audit}, so that {@code send}
-     * finds an input's row by the service's own definition. The application class at the root wires it all and is not a
-     * layer.
+     * finds an input's row by the service's own definition. {@code merkle} is plain Java like {@code domain}: the RFC
+     * 6962 tree, which uses nothing of the service. {@code checkpoint} (signed checkpoints and receipts over the seals)
+     * builds the tree over {@code seal}'s hashes; the command line and the status facts read it. The application class
+     * at the root wires it all and is not a layer.
      */
     static ArchRule layers(String root) {
         return layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -41,6 +43,8 @@ final class Architecture {
                 .layer("seal").definedBy(root + ".seal..")
                 .layer("status").definedBy(root + ".status..")
                 .layer("cli").definedBy(root + ".cli..")
+                .layer("merkle").definedBy(root + ".merkle..")
+                .layer("checkpoint").definedBy(root + ".checkpoint..")
                 .whereLayer("domain").mayNotAccessAnyLayer()
                 .whereLayer("config").mayOnlyAccessLayers("domain")
                 .whereLayer("pipeline").mayOnlyAccessLayers("domain")
@@ -52,8 +56,11 @@ final class Architecture {
                 .whereLayer("verify").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")
                 .whereLayer("intake").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")
                 .whereLayer("seal").mayOnlyAccessLayers("pipeline", "config")
-                .whereLayer("status").mayOnlyAccessLayers("seal", "config", "domain")
-                .whereLayer("cli").mayOnlyAccessLayers("status", "seal", "audit", "pipeline", "config", "domain");
+                .whereLayer("status").mayOnlyAccessLayers("checkpoint", "seal", "config", "domain")
+                .whereLayer("cli").mayOnlyAccessLayers("status", "checkpoint", "merkle", "seal", "audit", "pipeline",
+                        "config", "domain")
+                .whereLayer("merkle").mayNotAccessAnyLayer()
+                .whereLayer("checkpoint").mayOnlyAccessLayers("seal", "merkle", "pipeline", "config");
     }
 
     /** No package uses one that uses it back, however long the way round. */
@@ -63,14 +70,23 @@ final class Architecture {
 
     /** The domain core knows nothing of Camel, Spring, the broker or JDBC: it is the contract's rules in plain Java. */
     static ArchRule plainDomain(String root) {
-        return ArchRuleDefinition.noClasses().that().resideInAPackage(root + ".domain..")
+        return plainJava(root + ".domain..", "the domain core is plain Java, tested without a framework");
+    }
+
+    /** Nor does the Merkle tree: RFC 6962 in plain Java, that a verifier can take without the service. */
+    static ArchRule plainMerkle(String root) {
+        return plainJava(root + ".merkle..", "the Merkle tree is plain Java, tested without a framework");
+    }
+
+    private static ArchRule plainJava(String packages, String because) {
+        return ArchRuleDefinition.noClasses().that().resideInAPackage(packages)
                 .should().dependOnClassesThat().resideInAnyPackage(
                         "org.apache.camel..", "org.springframework..", "jakarta..", "org.apache.activemq..", "java.sql..",
                         "javax.sql..", "io.micrometer..")
-                .because("the domain core is plain Java, tested without a framework");
+                .because(because);
     }
 
     static List<ArchRule> all(String root) {
-        return List.of(layers(root), noCycles(root), plainDomain(root));
+        return List.of(layers(root), noCycles(root), plainDomain(root), plainMerkle(root));
     }
 }

@@ -36,15 +36,27 @@ class ArchitectureTest {
         Architecture.plainDomain(SERVICE).check(SERVICE_CLASSES);
     }
 
-    /** The fixture breaks each rule once: its domain imports Camel, and its pipeline and verify use each other. */
     @Test
-    @DisplayName("The same rules fail on a fixture with a Camel import in domain and a package cycle")
+    @DisplayName("The Merkle tree uses no Camel, Spring, JMS, JDBC or metrics")
+    void merkleIsPlainJava() {
+        Architecture.plainMerkle(SERVICE).check(SERVICE_CLASSES);
+    }
+
+    /**
+     * The fixture breaks each rule once: its domain imports Camel, its merkle Spring, and its pipeline and verify use
+     * each other.
+     */
+    @Test
+    @DisplayName("The same rules fail on a fixture with Camel in domain, Spring in merkle and a package cycle")
     void rulesCatchABrokenArchitecture() {
         JavaClasses broken = new ClassFileImporter().importPackages(FIXTURE);
 
         assertThatThrownBy(() -> Architecture.plainDomain(FIXTURE).check(broken))
                 .hasMessageContaining("fixture.domain.CamelAwareRule")
                 .hasMessageContaining("org.apache.camel.Exchange");
+        assertThatThrownBy(() -> Architecture.plainMerkle(FIXTURE).check(broken))
+                .hasMessageContaining("fixture.merkle.SpringAwareTree")
+                .hasMessageContaining("org.springframework.util.DigestUtils");
         assertThatThrownBy(() -> Architecture.noCycles(FIXTURE).check(broken))
                 .hasMessageContaining("Cycle detected")
                 .hasMessageContaining("pipeline")
