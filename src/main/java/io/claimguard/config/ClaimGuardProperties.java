@@ -14,7 +14,7 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("claimguard")
 public record ClaimGuardProperties(
         FileDrop file, Jms jms, Kafka kafka, Broker broker, Limits limits, Processing processing, Audit audit, Database database,
-        Seal seal, Telemetry telemetry, String instanceId, Judgement policy) {
+        Seal seal, Checkpoint checkpoint, Telemetry telemetry, String instanceId, Judgement policy) {
 
     /**
      * The name this instance goes by in the summary log line and the metrics' {@code instance_id} tag, so that with
@@ -145,6 +145,17 @@ public record ClaimGuardProperties(
      *     insert stayed uncommitted about this long waits for the next full scan
      */
     public record Seal(Duration period, int batchSize, Duration fullScanInterval) {
+    }
+
+    /**
+     * Signed checkpoints of the chain's head, kept outside the database.
+     *
+     * @param privateKey the Ed25519 signing key file ({@code claimguard keygen} makes one); blank: no checkpoints
+     * @param directory where the checkpoint log files are appended
+     * @param period how often the head is signed when it moved (and once more when the service stops)
+     * @param origin the name checkpoints carry; blank: {@code claimguard/<host>:<port>/<database>} from the JDBC URL
+     */
+    public record Checkpoint(String privateKey, Path directory, Duration period, String origin) {
     }
 
     /**

@@ -1,14 +1,16 @@
 package io.claimguard.seal;
 
 import io.claimguard.config.ClaimGuardProperties;
-import io.claimguard.pipeline.Failures;
+import io.claimguard.pipeline.FailureStreak;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -17,9 +19,9 @@ import org.springframework.stereotype.Component;
  * sealing never holds up or fails an input, and an input never waits for its seal. A whole-table round runs at
  * start, every {@code claimguard.seal.full-scan-interval} and after failed rounds; the others look at new rows only.
  *
- * <p>A failed round (the database away, for instance) is simply tried again next period. The first failure of a
- * streak is one WARN line without a stack trace, further ones are DEBUG, and the first success after them an INFO
- * line: an outage of an hour does not write 3,600 warnings.
+ * <p>A failed round (the database away, for instance) is simply tried again next period, logged as a
+ * {@link FailureStreak}. After every round, and once when stopping, the {@link SealRoundListener}s run on the same
+ * thread (signed checkpoints of the head).
  */
 @Component
 public class AuditSealSchedule implements SmartLifecycle {
@@ -29,16 +31,20 @@ public class AuditSealSchedule implements SmartLifecycle {
     private final AuditSealer sealer;
     private final Duration period;
     private final long fullScanIntervalNanos;
+    private final ObjectProvider<SealRoundListener> listeners;
     private ScheduledExecutorService executor;
     // touched only by the sealing thread
     private long nextFullScanNanos;
-    private int failedRounds;
+    private final FailureStreak failures;
 
-    public AuditSealSchedule(DataSource dataSource, ClaimGuardProperties properties) {
+    public AuditSealSchedule(DataSource dataSource, ClaimGuardProperties properties,
+            ObjectProvider<SealRoundListener> listeners) {
         ClaimGuardProperties.Seal seal = properties.seal();
         this.sealer = new AuditSealer(dataSource, seal.batchSize(), seal.fullScanInterval());
         this.period = seal.period();
         this.fullScanIntervalNanos = seal.fullScanInterval().toNanos();
+        this.listeners = listeners;
+        this.failures = new FailureStreak(LOG, "audit sealing", "every " + period.toMillis() + " ms");
     }
 
     @Override
@@ -49,7 +55,10 @@ public class AuditSealSchedule implements SmartLifecycle {
             return thread;
         });
         nextFullScanNanos = System.nanoTime();
-        executor.scheduleWithFixedDelay(this::sealRound, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+        executor.scheduleWithFixedDelay(() -> {
+            sealRound();
+            notifyListeners(SealRoundListener::afterSealRound);
+        }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -65,6 +74,7 @@ public class AuditSealSchedule implements SmartLifecycle {
             Thread.currentThread().interrupt();
         }
         executor = null;
+        notifyListeners(SealRoundListener::sealerStopping);
     }
 
     @Override
@@ -73,25 +83,27 @@ public class AuditSealSchedule implements SmartLifecycle {
     }
 
     private void sealRound() {
-        boolean wholeTable = failedRounds > 0 || System.nanoTime() - nextFullScanNanos >= 0;
+        boolean wholeTable = failures.failing() || System.nanoTime() - nextFullScanNanos >= 0;
         try {
             int sealed = wholeTable ? sealer.sealAllRows() : sealer.sealNewRows();
             if (wholeTable) {
                 nextFullScanNanos = System.nanoTime() + fullScanIntervalNanos;
             }
-            if (failedRounds > 0) {
-                LOG.info("audit sealing works again after {} failed round(s); sealed {} row(s)", failedRounds, sealed);
-                failedRounds = 0;
-            }
+            failures.succeeded("sealed " + sealed + " row(s)");
         } catch (Exception e) {
             // every exception: one that escaped would cancel the schedule
-            failedRounds++;
-            if (failedRounds == 1) {
-                LOG.warn("audit sealing failed, trying again every {} ms (further failures are logged at DEBUG): {}",
-                        period.toMillis(), Failures.describe(e));
-            } else {
-                LOG.debug("audit sealing failed again ({} rounds): {}", failedRounds, Failures.describe(e));
-            }
+            failures.failed(e);
         }
+    }
+
+    private void notifyListeners(Consumer<SealRoundListener> step) {
+        listeners.orderedStream().forEach(listener -> {
+            try {
+                step.accept(listener);
+            } catch (RuntimeException e) {
+                // an exception that escaped would cancel the schedule, and sealing with it
+                LOG.error("{} failed after a sealing round", listener.getClass().getSimpleName(), e);
+            }
+        });
     }
 }

@@ -4,6 +4,8 @@ import static io.claimguard.testkit.Envelopes.gatekeeperFailedV2;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.checkpoint.Checkpoint;
+import io.claimguard.checkpoint.DirectoryCheckpointLog;
 import io.claimguard.seal.AuditChainVerifier;
 import io.claimguard.seal.ChainReport;
 import io.claimguard.cli.ClaimGuardCli;
@@ -14,6 +16,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -157,6 +160,23 @@ class AuditChainVerifierIT extends ServiceTestSupport {
         assertThat(verify().exitCode()).as("restored").isZero();
     }
 
+    @Test
+    @DisplayName("Scenario: The service signs checkpoints of the chain's head, which the chain still contains")
+    void serviceSignsCheckpoints() throws Exception {
+        sealedInput("checkpointed");
+        long seals = SQL.queryForObject("SELECT count(*) FROM claimguard.audit_seal", Long.class);
+        DirectoryCheckpointLog log = new DirectoryCheckpointLog(CHECKPOINTS);
+        await().atMost(PATIENCE).until(() -> log.latest().map(c -> c.checkpoint().treeSize()).orElse(0L) >= seals);
+        Checkpoint newest = log.latest().orElseThrow().checkpoint();
+        assertThat(newest.origin()).isEqualTo("claimguard/127.0.0.1:" + DATABASE_PROXY.port() + "/" + DATABASE.databaseName());
+
+        Run run = verify("--checkpoints", CHECKPOINTS.toString(), "--public-key", CHECKPOINT_KEY + ".pub");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.lines()).anyMatch(line -> line.matches("checkpoints intact: \\d+ signed checkpoints verified against"
+                + " the chain, the newest size \\d+, .*"));
+    }
+
     // ---- helpers
 
     /** Sends an input, waits until its row is sealed, and returns its audit id. */
@@ -168,11 +188,13 @@ class AuditChainVerifierIT extends ServiceTestSupport {
         return auditId;
     }
 
-    private static Run verify() {
+    private static Run verify(String... checkpointOptions) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exitCode = ClaimGuardCli.execute(new String[] {"verify-chain",
-                "--db-url", DATABASE.jdbcUrl(), "--db-user", DATABASE.username(), "--db-password", DATABASE.password()},
+        List<String> args = new ArrayList<>(List.of("verify-chain",
+                "--db-url", DATABASE.jdbcUrl(), "--db-user", DATABASE.username(), "--db-password", DATABASE.password()));
+        args.addAll(List.of(checkpointOptions));
+        int exitCode = ClaimGuardCli.execute(args.toArray(String[]::new),
                 new PrintWriter(out, true, StandardCharsets.UTF_8), new PrintWriter(err, true, StandardCharsets.UTF_8));
         return new Run(exitCode, out.toString(StandardCharsets.UTF_8).lines().toList(), err.toString(StandardCharsets.UTF_8));
     }

@@ -3,6 +3,7 @@ package io.claimguard.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.checkpoint.Ed25519Keys;
 import io.claimguard.seal.AuditSealer;
 import io.claimguard.testkit.FreePort;
 import io.claimguard.testkit.JmsClient;
@@ -25,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.KeyPair;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -63,6 +65,9 @@ abstract class ServiceTestSupport {
     static final Duration PATIENCE = Duration.ofSeconds(30);
     static final int BROKER_PORT = FreePort.onLoopback();
     static final String INSTANCE_ID = "it-instance-1";
+    /** The service signs checkpoints of the chain into this directory, with {@link #CHECKPOINT_KEY}. */
+    static final Path CHECKPOINTS = WORK.resolve("checkpoints");
+    static final Path CHECKPOINT_KEY = signingKey(WORK.resolve("checkpoint.key"));
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     /** Queries go straight to the database, not through the proxy, so that they work during an outage. */
@@ -95,6 +100,9 @@ abstract class ServiceTestSupport {
         registry.add("claimguard.processing.outage-retry-delay", () -> "200ms");
         registry.add("claimguard.processing.outage-max-retry-delay", () -> "1s");
         registry.add("claimguard.seal.period", () -> "250ms");
+        registry.add("claimguard.checkpoint.private-key", CHECKPOINT_KEY::toString);
+        registry.add("claimguard.checkpoint.directory", CHECKPOINTS::toString);
+        registry.add("claimguard.checkpoint.period", () -> "500ms");
         registry.add("claimguard.instance-id", () -> INSTANCE_ID);
         // no message waits in a session's buffer behind a batch a test holds up (BatchedAuditIT locks the audit table)
         registry.add("claimguard.jms.consumer-window-size", () -> "0");
@@ -293,6 +301,18 @@ abstract class ServiceTestSupport {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A signing key file, and its public key beside it as {@code <file>.pub}. */
+    private static Path signingKey(Path file) {
+        KeyPair pair = Ed25519Keys.generate();
+        try {
+            Files.writeString(file, Ed25519Keys.signingKeyPem(pair));
+            Files.writeString(Path.of(file + ".pub"), Ed25519Keys.publicKeyPem(pair.getPublic()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return file;
     }
 
     static Path temporaryFolder(String prefix) {

@@ -2,7 +2,6 @@ package io.claimguard.seal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.claimguard.testkit.TestDatabase;
 import java.sql.Connection;
@@ -14,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,14 +37,8 @@ class AuditSealerIT {
 
     @BeforeAll
     static void migrate() {
-        database = TestDatabase.createSeparate();
-        Flyway.configure().dataSource(database.dataSource()).schemas("claimguard")
-                .locations("classpath:db/migration").load().migrate();
-        HikariConfig config = new HikariConfig();
-        config.setDataSource(database.dataSource());
-        config.setConnectionInitSql("SET ROLE claimguard_writer");
-        config.setMaximumPoolSize(4);
-        writer = new HikariDataSource(config);
+        database = TestDatabase.createSeparate().migrated();
+        writer = database.poolActingAs("claimguard_writer", 4);
     }
 
     @AfterAll

@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
@@ -106,6 +109,22 @@ public final class TestDatabase {
     /** A new connection per request, e.g. for Flyway. */
     public DataSource dataSource() {
         return new DriverManagerDataSource(jdbcUrl(), username, password);
+    }
+
+    /** Runs the service's migrations on this database, as the service does at start; returns this database. */
+    public TestDatabase migrated() {
+        Flyway.configure().dataSource(dataSource()).schemas("claimguard").locations("classpath:db/migration").load().migrate();
+        return this;
+    }
+
+    /** A connection pool whose connections act as the role, as the service's pool acts as claimguard_writer. */
+    public HikariDataSource poolActingAs(String role, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setDataSource(dataSource());
+        // a role name of the test's own making, never input: SET ROLE takes no parameter
+        config.setConnectionInitSql("SET ROLE " + role);
+        config.setMaximumPoolSize(size);
+        return new HikariDataSource(config);
     }
 
     /**

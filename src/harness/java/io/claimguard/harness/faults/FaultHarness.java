@@ -2,6 +2,8 @@ package io.claimguard.harness.faults;
 
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.checkpoint.Ed25519Keys;
+import io.claimguard.cli.ClaimGuardCli;
 import io.claimguard.testkit.ExternalArtemis;
 import io.claimguard.testkit.FreePort;
 import io.claimguard.testkit.HarnessArguments;
@@ -11,12 +13,15 @@ import io.claimguard.testkit.JmsClient;
 import io.claimguard.testkit.ServiceProcess;
 import io.claimguard.testkit.TcpProxy;
 import io.claimguard.testkit.TestDatabase;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.KeyPair;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -46,6 +51,7 @@ import java.util.function.IntUnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.LoggerFactory;
@@ -211,6 +217,10 @@ public final class FaultHarness {
             }
             instances.stopAll();
             log("service stopped; %,d results, %,d dead-letter copies", outputs.size(), deadLetterCopies.size());
+            List<String> chainProblems = new ArrayList<>();
+            List<String> chainCheck = verifyChain(database, instances.checkpointDirectories(), instances.publicKey(), sql,
+                    chainProblems);
+            log("verify-chain: %s", String.join("; ", chainCheck));
 
             Accounting.Result accounting = Accounting.account(backlog, sql, outputs, deadLetterCopies, inbox, outbox,
                     sourceRefs);
@@ -226,8 +236,9 @@ public final class FaultHarness {
             }
             problems.addAll(run.faultProblems);
             problems.addAll(accounting.problems());
-            FaultReport report = report(backlog, distinctValid, run, accounting, duplicatesLogged(logs), offsets, problems,
-                    machine(sql));
+            problems.addAll(chainProblems);
+            FaultReport report = report(backlog, distinctValid, run, accounting, duplicatesLogged(logs), offsets, chainCheck,
+                    problems, machine(sql));
 
             System.out.println();
             System.out.print(report.table());
@@ -298,6 +309,9 @@ public final class FaultHarness {
             properties.put("claimguard.file.inbox", inbox.toString());
             properties.put("claimguard.file.outbox", outbox.toString());
             properties.put("claimguard.instance-id", "instance-" + number);
+            properties.put("claimguard.checkpoint.private-key", signingKey().toString());
+            properties.put("claimguard.checkpoint.directory", checkpointDirectory(number).toString());
+            properties.put("claimguard.checkpoint.period", "2s");
             if (broker == null) {
                 properties.put("claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + embeddedBrokerPort);
                 // the same journal on every start, so that messages on the queues survive SIGKILL
@@ -321,6 +335,30 @@ public final class FaultHarness {
             all.add(instance);
             instance.start();
             return instance;
+        }
+
+        /** The key every instance signs its checkpoints with, made at the first start. */
+        private Path signingKey() throws IOException {
+            Path key = work.resolve("checkpoint.key");
+            if (!Files.exists(key)) {
+                KeyPair pair = Ed25519Keys.generate();
+                Files.writeString(key, Ed25519Keys.signingKeyPem(pair));
+                Files.writeString(publicKey(), Ed25519Keys.publicKeyPem(pair.getPublic()));
+            }
+            return key;
+        }
+
+        Path publicKey() {
+            return work.resolve("checkpoint.key.pub");
+        }
+
+        /** Each instance appends to a directory of its own, as instances on different hosts would. */
+        private Path checkpointDirectory(int number) {
+            return work.resolve("checkpoints").resolve("instance-" + number);
+        }
+
+        synchronized List<Path> checkpointDirectories() {
+            return IntStream.rangeClosed(1, all.size()).mapToObj(this::checkpointDirectory).toList();
         }
 
         synchronized List<ServiceProcess> all() {
@@ -755,7 +793,7 @@ public final class FaultHarness {
     }
 
     private FaultReport report(Backlog backlog, long distinctValid, Run run, Accounting.Result accounting,
-            long duplicatesAbsorbed, FaultReport.Kafka kafka, List<String> problems, String machine) {
+            long duplicatesAbsorbed, FaultReport.Kafka kafka, List<String> chainCheck, List<String> problems, String machine) {
         Accounting.Outcomes outcomes = accounting.outcomes();
         FaultReport.Inputs inputs = new FaultReport.Inputs(backlog.all().size(), backlog.jms().size(), backlog.files().size(),
                 backlog.kafka().size(), backlog.count(Kind.VALID), distinctValid, backlog.identicalPairs(), backlog.count(Kind.REJECTED),
@@ -775,7 +813,35 @@ public final class FaultHarness {
                 && (kafka == null || kafka.committedToEnd());
         List<String> listed = problems.stream().limit(FaultReport.LISTED_PROBLEMS).toList();
         return new FaultReport(options.size(), options.seed(), started.toString(), secondsSince(started), machine, inputs,
-                faults, outcomes, duplicatesAbsorbed, healthDown, kafka, passed, listed);
+                faults, outcomes, duplicatesAbsorbed, healthDown, kafka, chainCheck, passed, listed);
+    }
+
+    /**
+     * After the run, as an auditor would: {@code verify-chain} against every instance's checkpoints, which must hold;
+     * and the newest checkpoint, written when the last instance stopped, must cover every seal.
+     */
+    private static List<String> verifyChain(TestDatabase database, List<Path> checkpointDirectories, Path publicKey,
+            Connection sql, List<String> problems) throws SQLException {
+        List<String> args = new ArrayList<>(List.of("verify-chain", "--db-url", database.jdbcUrl(), "--db-user",
+                database.username(), "--db-password", database.password(), "--public-key", publicKey.toString()));
+        checkpointDirectories.forEach(directory -> args.addAll(List.of("--checkpoints", directory.toString())));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exitCode = ClaimGuardCli.execute(args.toArray(String[]::new), new PrintWriter(out, true, StandardCharsets.UTF_8),
+                new PrintWriter(err, true, StandardCharsets.UTF_8));
+        List<String> lines = new ArrayList<>(out.toString(StandardCharsets.UTF_8).lines().toList());
+        lines.addAll(err.toString(StandardCharsets.UTF_8).lines().toList());
+        if (exitCode != 0) {
+            problems.add("verify-chain with the checkpoints exited " + exitCode + ": " + String.join("; ", lines));
+        }
+        long seals = Accounting.countRows(sql, "SELECT count(*) FROM claimguard.audit_seal");
+        String covered = "the newest checkpoint must cover all " + seals + " seals";
+        if (lines.stream().noneMatch(line -> line.startsWith("checkpoints intact:") && line.contains(" the newest size " + seals + ","))) {
+            problems.add("the newest checkpoint does not cover all " + seals + " seals: the last instance to stop did not sign"
+                    + " its final head");
+        }
+        lines.add("exit " + exitCode + "; " + covered);
+        return lines;
     }
 
     private static String machine(Connection sql) throws SQLException {

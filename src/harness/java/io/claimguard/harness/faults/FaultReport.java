@@ -30,6 +30,7 @@ record FaultReport(
         long duplicatesAbsorbed,
         boolean healthDownInEveryOutage,
         Kafka kafka,
+        List<String> chainCheck,
         boolean passed,
         List<String> problems) {
 
@@ -175,6 +176,7 @@ record FaultReport(
                             restart.recoveredWithoutRestart() ? "yes, same pids" : "NO"))
                     .toList())});
         }
+        rows.add(new String[] {"verify-chain with the checkpoints", String.join("; ", chainCheck)});
         rows.add(new String[] {"wall time", String.format(Locale.ROOT, "%.0f s", wallSeconds)});
         rows.add(new String[] {"machine", machine});
         rows.add(new String[] {"result", passed ? "PASS" : "FAIL"});

@@ -1,0 +1,30 @@
+package io.claimguard.checkpoint;
+
+import io.claimguard.config.ClaimGuardProperties;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Signed checkpoints, on when {@code claimguard.checkpoint.private-key} names a key file. A key file or directory
+ * that cannot be used stops the service at start, with the file and the reason.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnExpression("!'${claimguard.checkpoint.private-key:}'.isBlank()")
+class CheckpointConfiguration {
+
+    @Bean
+    CheckpointWriter checkpointWriter(DataSource dataSource, ClaimGuardProperties properties,
+            @Value("${spring.datasource.url}") String databaseUrl) throws IOException {
+        ClaimGuardProperties.Checkpoint settings = properties.checkpoint();
+        Ed25519Keys.SigningKey key = Ed25519Keys.readSigningKey(Path.of(settings.privateKey().strip()));
+        CheckpointLog log = DirectoryCheckpointLog.create(settings.directory());
+        return new CheckpointWriter(dataSource, log, key, CheckpointOrigin.of(settings.origin(), databaseUrl),
+                settings.period(), Clock.systemUTC());
+    }
+}
