@@ -5,6 +5,9 @@ import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.checkpoint.CheckpointLog;
+import io.claimguard.checkpoint.DirectoryCheckpointLog;
+import io.claimguard.checkpoint.Ed25519Keys;
 import io.claimguard.testkit.FreePort;
 import io.claimguard.testkit.ServiceProcess;
 import io.claimguard.testkit.TestDatabase;
@@ -18,6 +21,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
@@ -32,28 +36,36 @@ class GracefulStopIT {
     private static final int FILES = 400;
 
     @Test
-    @DisplayName("Scenario: SIGTERM stops the service gracefully with exit code 0")
+    @DisplayName("Scenario: SIGTERM stops the service gracefully with exit code 0, after a checkpoint of the chain's head")
     void sigtermStopsTheServiceGracefullyWithExitCodeZero() throws Exception {
         Path work = Files.createTempDirectory("claimguard-graceful-stop-");
         Path inbox = Files.createDirectories(work.resolve("inbox"));
         TestDatabase database = TestDatabase.createSeparate();
         int managementPort = FreePort.onLoopback();
-        ServiceProcess service = new ServiceProcess(ServiceProcess.findJar(), Map.of(
-                "spring.datasource.url", database.jdbcUrl(),
-                "spring.datasource.username", database.username(),
-                "spring.datasource.password", database.password(),
-                "claimguard.file.inbox", inbox.toString(),
-                "claimguard.file.outbox", work.resolve("outbox").toString(),
-                "claimguard.broker.data-directory", work.resolve("artemis").toString(),
-                "claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + FreePort.onLoopback(),
-                "claimguard.management.port", Integer.toString(managementPort)),
+        Path key = work.resolve("checkpoint.key");
+        Files.writeString(key, Ed25519Keys.signingKeyPem(Ed25519Keys.generate()));
+        Path checkpoints = work.resolve("checkpoints");
+        ServiceProcess service = new ServiceProcess(ServiceProcess.findJar(), Map.ofEntries(
+                // an hour apart: the checkpoint at the stop is the only one after the first round, whose chain is empty
+                Map.entry("claimguard.checkpoint.private-key", key.toString()),
+                Map.entry("claimguard.checkpoint.directory", checkpoints.toString()),
+                Map.entry("claimguard.checkpoint.period", "1h"),
+                Map.entry("claimguard.seal.period", "100ms"),
+                Map.entry("spring.datasource.url", database.jdbcUrl()),
+                Map.entry("spring.datasource.username", database.username()),
+                Map.entry("spring.datasource.password", database.password()),
+                Map.entry("claimguard.file.inbox", inbox.toString()),
+                Map.entry("claimguard.file.outbox", work.resolve("outbox").toString()),
+                Map.entry("claimguard.broker.data-directory", work.resolve("artemis").toString()),
+                Map.entry("claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + FreePort.onLoopback()),
+                Map.entry("claimguard.management.port", Integer.toString(managementPort))),
                 work, managementPort);
         try {
             service.start();
             service.awaitReady(PATIENCE);
             IntStream.range(0, FILES).forEach(i -> drop(inbox, "stop-" + i));
             try (Connection connection = database.connect()) {
-                await().atMost(PATIENCE).until(() -> audited(connection).size() >= 10);
+                await().atMost(PATIENCE).until(() -> audited(connection).size() >= 10 && seals(connection) >= 10);
                 service.stop();
 
                 assertThat(service.alive()).isFalse();
@@ -68,6 +80,10 @@ class GracefulStopIT {
                 everyFile.addAll(waiting);
                 assertThat(everyFile).hasSize(FILES);
                 assertThat(service.logTail(200)).doesNotContain("Exception");
+                // the head as it was when the sealer stopped, signed on the way out
+                List<CheckpointLog.LoggedCheckpoint> signed = new DirectoryCheckpointLog(checkpoints).entries();
+                assertThat(signed).hasSize(1);
+                assertThat(signed.get(0).checkpoint().checkpoint().treeSize()).isEqualTo(seals(connection));
             }
         } finally {
             service.close();
@@ -82,6 +98,14 @@ class GracefulStopIT {
             Files.move(temporary, inbox.resolve(requestId + ".json"), StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static long seals(Connection connection) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT count(*) FROM claimguard.audit_seal");
+                ResultSet rows = query.executeQuery()) {
+            rows.next();
+            return rows.getLong(1);
         }
     }
 
