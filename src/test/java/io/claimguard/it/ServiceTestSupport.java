@@ -65,9 +65,13 @@ abstract class ServiceTestSupport {
     static final Duration PATIENCE = Duration.ofSeconds(30);
     static final int BROKER_PORT = FreePort.onLoopback();
     static final String INSTANCE_ID = "it-instance-1";
-    /** The service signs checkpoints of the chain into this directory, with {@link #CHECKPOINT_KEY}. */
-    static final Path CHECKPOINTS = WORK.resolve("checkpoints");
-    static final Path CHECKPOINT_KEY = signingKey(WORK.resolve("checkpoint.key"));
+    /**
+     * The service signs checkpoints of the chain into this directory, with {@link #CHECKPOINT_KEY}: both outside
+     * {@link #WORK}, whose contents the tests of the file drop account for.
+     */
+    private static final Path CHECKPOINT_HOME = temporaryFolder("claimguard-it-checkpoints-");
+    static final Path CHECKPOINTS = CHECKPOINT_HOME.resolve("checkpoints");
+    static final Path CHECKPOINT_KEY = signingKey(CHECKPOINT_HOME.resolve("checkpoint.key"));
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     /** Queries go straight to the database, not through the proxy, so that they work during an outage. */
