@@ -3,6 +3,10 @@ package io.claimguard.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.zaxxer.hikari.HikariDataSource;
 import io.claimguard.cli.ClaimGuardCli;
 import io.claimguard.seal.AuditSealer;
@@ -31,6 +35,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -271,6 +276,28 @@ class TamperEvidenceIT {
 
         assertThat(moved.treeSize()).isEqualTo(5);
         assertThat(verify().exitCode()).isZero();
+    }
+
+    @Test
+    @DisplayName("Scenario: A writer started over a chain that no longer contains the newest checkpoint says so at ERROR")
+    void restartedWriterReportsARewrittenChain() throws Exception {
+        sealedRows(4);
+        Checkpoint newest = checkpoints.checkpointIfMoved().orElseThrow().checkpoint();
+        removeWithSeal(auditIds.get(3));
+        Logger logger = (Logger) LoggerFactory.getLogger(CheckpointWriter.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        logger.addAppender(lines);
+        try {
+            writerWith(Ed25519Keys.readSigningKey(keyFile)).checkpointIfMoved();
+        } finally {
+            logger.detachAppender(lines);
+        }
+
+        assertThat(lines.list).filteredOn(line -> line.getLevel() == Level.ERROR)
+                .extracting(ILoggingEvent::getFormattedMessage)
+                .containsExactly("the audit chain holds 3 seals, fewer than the newest checkpoint in " + checkpointDirectory
+                        + " (" + newest.describe() + "): seals were removed; run claimguard verify-chain with --checkpoints");
     }
 
     @Test
