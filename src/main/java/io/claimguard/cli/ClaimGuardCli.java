@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
             "Guards verifier verdicts, projects the legacy facts list, audits every verification to PostgreSQL.",
             "Without a command, or with --name=value options only, it runs the service (see 'claimguard serve --help')."},
         subcommands = {ServeCommand.class, SendCommand.class, BrowseCommand.class, ConsumeCommand.class,
-            StatusCommand.class, VerifyChainCommand.class, RedriveCommand.class, ReplayCommand.class,
+            StatusCommand.class, VerifyChainCommand.class, RedriveCommand.class, ReplayCommand.class, HashPasswordCommand.class,
             CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
