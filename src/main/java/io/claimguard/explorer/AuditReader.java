@@ -158,9 +158,12 @@ class AuditReader {
     Page<DeadLetterRow> deadLetters(String reasonCode, String source, AuditFilter.Keyset before, int pageSize) {
         AuditFilter.Where where = new AuditFilter.Conditions().when(reasonCode, "reason_code = ?", reasonCode)
                 .when(source, "source = ?", source).before(before).build();
-        String query = "SELECT " + DEAD_LETTER_COLUMNS + " FROM claimguard.dead_letter WHERE " + where.sql()
-                + ORDER_NEWEST_FIRST;
-        return page(query, where.parameters(), pageSize, DEAD_LETTER_ROW, row -> keyset(row.receivedAt(), row.id()));
+        return page(deadLetterListQuery(where), where.parameters(), pageSize, DEAD_LETTER_ROW, row -> keyset(row.receivedAt(), row.id()));
+    }
+
+    /** The dead-letter list query for these conditions, with the page size as its last parameter. */
+    static String deadLetterListQuery(AuditFilter.Where where) {
+        return "SELECT " + DEAD_LETTER_COLUMNS + " FROM claimguard.dead_letter WHERE " + where.sql() + ORDER_NEWEST_FIRST;
     }
 
     Optional<DeadLetterDetail> deadLetter(long id) {
