@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -184,7 +185,7 @@ class ExplorerBrowserIT extends ServiceTestSupport {
         List<String> firstIds = first.stream().map(row -> row.get(0)).toList();
         assertThat(second).allSatisfy(row -> {
             assertThat(firstIds).doesNotContain(row.get(0));
-            assertThat(row.get(1).compareTo(first.get(first.size() - 1).get(1))).isLessThanOrEqualTo(0);
+            assertThat(Instant.parse(row.get(1))).isBeforeOrEqualTo(Instant.parse(first.get(first.size() - 1).get(1)));
         });
         // the filter stays as it was on the next page
         assertThat(new Select(browser.findElement(By.id("filter-verdict"))).getFirstSelectedOption().getText())
