@@ -110,7 +110,8 @@ public class WebSecurity {
                     .formLogin(login -> login.loginPage(LOGIN_PAGE).defaultSuccessUrl("/explorer", false).permitAll())
                     .logout(logout -> logout.logoutSuccessUrl(LOGIN_PAGE + "?logout"));
         } else {
-            http.authorizeHttpRequests(requests -> requests.anyRequest().denyAll());
+            // the error page renders the status of a refused actuator request (401, not 403 for the error dispatch)
+            http.authorizeHttpRequests(requests -> requests.requestMatchers("/error").permitAll().anyRequest().denyAll());
         }
         http.headers(WebSecurity::strictHeaders);
         return http.build();
