@@ -108,6 +108,13 @@ class ExplorerBrowserIT extends ServiceTestSupport {
         browser.findElement(By.id("login")).click();
         waitFor(ExpectedConditions.presenceOfElementLocated(By.id("login-error")));
         assertThat(browser.getPageSource()).doesNotContain(inputs.downgraded());
+
+        // logged in, then out: the session is gone
+        logIn();
+        browser.findElement(By.id("logout")).click();
+        waitFor(ExpectedConditions.presenceOfElementLocated(By.id("logged-out")));
+        browser.get(url("/explorer/audits/" + inputs.downgradedAuditId()));
+        assertThat(browser.getCurrentUrl()).endsWith("/login");
     }
 
     @Test
