@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
             "Without a command, or with --name=value options only, it runs the service (see 'claimguard serve --help')."},
         subcommands = {ServeCommand.class, SendCommand.class, BrowseCommand.class, ConsumeCommand.class,
             StatusCommand.class, VerifyChainCommand.class, KeygenCommand.class, ProveCommand.class,
-            VerifyReceiptCommand.class, RedriveCommand.class, ReplayCommand.class,
+            VerifyReceiptCommand.class, RedriveCommand.class, ReplayCommand.class, HashPasswordCommand.class,
             CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

@@ -24,8 +24,9 @@ final class Architecture {
      * ({@code observe}), which also hands each input to OpenTelemetry ({@code telemetry}). {@code cli} takes the input key ({@code audit.Sha256}) from {@code audit}, so that {@code send}
      * finds an input's row by the service's own definition. {@code merkle} is plain Java like {@code domain}: the RFC
      * 6962 tree, which uses nothing of the service. {@code checkpoint} (signed checkpoints and receipts over the seals)
-     * builds the tree over {@code seal}'s hashes; the command line and the status facts read it. The application class
-     * at the root wires it all and is not a layer.
+     * builds the tree over {@code seal}'s hashes; the command line and the status facts read it. The audit
+     * {@code explorer} (read-only pages and the web login) reads the tables itself and takes only a row's seal check from
+     * {@code seal}. The application class at the root wires it all and is not a layer.
      */
     static ArchRule layers(String root) {
         return layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -45,6 +46,7 @@ final class Architecture {
                 .layer("cli").definedBy(root + ".cli..")
                 .layer("merkle").definedBy(root + ".merkle..")
                 .layer("checkpoint").definedBy(root + ".checkpoint..")
+                .layer("explorer").definedBy(root + ".explorer..")
                 .whereLayer("domain").mayNotAccessAnyLayer()
                 .whereLayer("config").mayOnlyAccessLayers("domain")
                 .whereLayer("pipeline").mayOnlyAccessLayers("domain")
@@ -60,7 +62,8 @@ final class Architecture {
                 .whereLayer("cli").mayOnlyAccessLayers("status", "checkpoint", "merkle", "seal", "audit", "pipeline",
                         "config", "domain")
                 .whereLayer("merkle").mayNotAccessAnyLayer()
-                .whereLayer("checkpoint").mayOnlyAccessLayers("seal", "merkle", "pipeline", "config");
+                .whereLayer("checkpoint").mayOnlyAccessLayers("seal", "merkle", "pipeline", "config")
+                .whereLayer("explorer").mayOnlyAccessLayers("seal");
     }
 
     /** No package uses one that uses it back, however long the way round. */

@@ -8,6 +8,7 @@ import io.claimguard.seal.AuditSealer;
 import io.claimguard.testkit.FreePort;
 import io.claimguard.testkit.JmsClient;
 import io.claimguard.testkit.TcpProxy;
+import io.claimguard.testkit.TestOperator;
 import io.claimguard.testkit.TestDatabase;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.ConnectionFactory;
@@ -110,6 +111,10 @@ abstract class ServiceTestSupport {
         registry.add("claimguard.instance-id", () -> INSTANCE_ID);
         // no message waits in a session's buffer behind a batch a test holds up (BatchedAuditIT locks the audit table)
         registry.add("claimguard.jms.consumer-window-size", () -> "0");
+        // the audit explorer on, with the operator whose login the management port's detail asks for
+        registry.add("claimguard.explorer.enabled", () -> "true");
+        registry.add("claimguard.explorer.page-size", () -> "10");
+        TestOperator.properties().forEach((name, value) -> registry.add(name, () -> value));
     }
 
     // ---- inputs
@@ -181,11 +186,24 @@ abstract class ServiceTestSupport {
 
     // ---- management port
 
-    /** GET on the management port: status code and body. */
+    /** GET on the management port as the {@link TestOperator}: status code and body. */
     HttpResponse<String> management(String path) {
+        return get(path, true);
+    }
+
+    /** GET on the management port without a login: status code and body. */
+    HttpResponse<String> anonymous(String path) {
+        return get(path, false);
+    }
+
+    private HttpResponse<String> get(String path, boolean operator) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
+                .timeout(Duration.ofSeconds(15));
+        if (operator) {
+            request.header("Authorization", TestOperator.basicAuthorization());
+        }
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
-                    .timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -61,6 +61,12 @@ public final class ServiceProcess implements AutoCloseable {
         command.add("-jar");
         command.add(jar.toAbsolutePath().toString());
         properties.forEach((name, value) -> command.add("--" + name + "=" + value));
+        // the operator whose login the actuator's detail (camelroutes, health components) asks for
+        TestOperator.properties().forEach((name, value) -> {
+            if (!properties.containsKey(name)) {
+                command.add("--" + name + "=" + value);
+            }
+        });
         this.command = List.copyOf(command);
     }
 
@@ -148,7 +154,7 @@ public final class ServiceProcess implements AutoCloseable {
         return currentLog;
     }
 
-    /** GET on the management port: the status code, or -1 when nothing answered in time. */
+    /** GET on the management port as {@link TestOperator}: the status code, or -1 when nothing answered in time. */
     public int status(String path, Duration timeout) {
         HttpResponse<String> response = get(path, timeout);
         return response == null ? -1 : response.statusCode();
@@ -182,7 +188,8 @@ public final class ServiceProcess implements AutoCloseable {
         HttpResponse<String> response;
         try {
             response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}"))
+                    .header("Content-Type", "application/json").header("Authorization", TestOperator.basicAuthorization())
+                    .POST(HttpRequest.BodyPublishers.ofString("{}"))
                     .timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(operation + " of route " + routeId + " got no answer", e);
@@ -207,7 +214,7 @@ public final class ServiceProcess implements AutoCloseable {
 
     private HttpResponse<String> get(String path, Duration timeout) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
-                .timeout(timeout).build();
+                .header("Authorization", TestOperator.basicAuthorization()).timeout(timeout).build();
         try {
             return http.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

@@ -1,0 +1,128 @@
+package io.claimguard.explorer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.claimguard.testkit.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The explorer's list queries on 200,000 audit rows and 50,000 dead letters (a database of its own, filled with
+ * generate_series): every filter the list page offers is served by an index, newest first, never by a sequential
+ * scan of the table; the plans are printed for the design document.
+ */
+class ExplorerQueryPlanIT {
+
+    private static final int AUDIT_ROWS = 200_000;
+    private static final int DEAD_LETTERS = 50_000;
+    private static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+
+    private static TestDatabase database;
+
+    @BeforeAll
+    static void fill() throws SQLException {
+        database = TestDatabase.createSeparate();
+        Flyway.configure().dataSource(database.dataSource()).schemas("claimguard").locations("classpath:db/migration")
+                .load().migrate();
+        try (Connection connection = database.connect(); Statement sql = connection.createStatement()) {
+            // one row a second going back from now: 10% REJECT (gatekeeper.fail), 10% LOW_CONFID, 2% verdict.invalid
+            sql.execute("""
+                    INSERT INTO claimguard.verification_audit (request_id, source, source_ref, received_at, model_verdict,
+                        effective_verdict, downgraded, guard_reasons, projection_mode, audit, input_sha256)
+                    SELECT 'req-' || g, (ARRAY['jms', 'file', 'kafka'])[g %% 3 + 1], 'ref-' || g,
+                           timestamptz '%s' - g * interval '1 second', 'PASS',
+                           CASE g %% 10 WHEN 0 THEN 'REJECT' WHEN 1 THEN 'LOW_CONFID' ELSE 'PASS' END,
+                           g %% 10 < 2,
+                           CASE WHEN g %% 10 = 0 THEN ARRAY['gatekeeper.fail']
+                                WHEN g %% 50 = 1 THEN ARRAY['verdict.invalid'] ELSE ARRAY[]::text[] END,
+                           'claim_checks', jsonb_build_object('request_id', 'req-' || g), sha256(g::text::bytea)
+                    FROM generate_series(1, %d) AS g
+                    """.formatted(NOW, AUDIT_ROWS));
+            sql.execute("""
+                    INSERT INTO claimguard.dead_letter (source, source_ref, received_at, reason_code, reason, payload,
+                        payload_sha256)
+                    SELECT (ARRAY['jms', 'file', 'kafka'])[g %% 3 + 1], 'ref-' || g, timestamptz '%s' - g * interval '4 seconds',
+                           (ARRAY['not_json', 'not_utf8', 'request_id.invalid', 'processing_failed'])[g %% 4 + 1],
+                           'reason ' || g, convert_to('payload ' || g, 'UTF8'), sha256(g::text::bytea)
+                    FROM generate_series(1, %d) AS g
+                    """.formatted(NOW, DEAD_LETTERS));
+            sql.execute("ANALYZE claimguard.verification_audit");
+            sql.execute("ANALYZE claimguard.dead_letter");
+        }
+    }
+
+    @AfterAll
+    static void drop() {
+        if (database != null) {
+            database.drop();
+        }
+    }
+
+    @Test
+    @DisplayName("Scenario: The list query is served by an index on a table of 200,000 rows")
+    void listUsesIndexes() throws SQLException {
+        AuditFilter.Keyset middle = new AuditFilter.Keyset(NOW.minusSeconds(AUDIT_ROWS / 2), AUDIT_ROWS / 2);
+        Map<String, AuditFilter> filters = new LinkedHashMap<>();
+        filters.put("first page", new AuditFilter(null, null, null, null, null, null, null));
+        filters.put("a page deep in the table", new AuditFilter(null, null, null, null, null, null, middle));
+        filters.put("effective verdict", new AuditFilter(null, null, "REJECT", null, null, null, null));
+        filters.put("effective verdict, page deep in", new AuditFilter(null, null, "LOW_CONFID", null, null, null, middle));
+        filters.put("downgraded and a reason", new AuditFilter(null, null, null, true, "gatekeeper.fail", null, null));
+        filters.put("a rare reason", new AuditFilter(null, null, null, null, "verdict.invalid", null, null));
+        filters.put("a reason nobody has", new AuditFilter(null, null, null, null, "no.such.reason", null, null));
+        filters.put("one hour, a day ago", new AuditFilter(NOW.minusSeconds(90_000), NOW.minusSeconds(86_400), null, null,
+                null, null, null));
+        filters.put("source", new AuditFilter(null, null, null, null, null, "kafka", null));
+        filters.put("everything at once", new AuditFilter(NOW.minusSeconds(172_800), NOW, "REJECT", true,
+                "gatekeeper.fail", "jms", middle));
+
+        try (Connection connection = database.connect()) {
+            for (Map.Entry<String, AuditFilter> filter : filters.entrySet()) {
+                AuditFilter.Where where = filter.getValue().where();
+                List<Object> parameters = new ArrayList<>(where.parameters());
+                parameters.add(51);
+                String plan = explain(connection, AuditReader.listQuery(filter.getValue()), parameters);
+                System.out.println("-- list of audits, " + filter.getKey() + ":\n" + plan);
+                assertThat(plan).as(filter.getKey() + ":\n" + plan).contains("Index")
+                        .doesNotContain("Seq Scan on verification_audit");
+            }
+            AuditFilter.Where deadLetters = new AuditFilter.Conditions().when("not_json", "reason_code = ?", "not_json")
+                    .before(new AuditFilter.Keyset(NOW.minusSeconds(DEAD_LETTERS * 2L), DEAD_LETTERS / 2)).build();
+            List<Object> parameters = new ArrayList<>(deadLetters.parameters());
+            parameters.add(51);
+            String plan = explain(connection, AuditReader.deadLetterListQuery(deadLetters), parameters);
+            System.out.println("-- dead letters, a reason, a page deep in:\n" + plan);
+            assertThat(plan).as(plan).contains("Index").doesNotContain("Seq Scan on dead_letter");
+        }
+    }
+
+    /** EXPLAIN (ANALYZE) of the query with these parameters bound, as the plan's text. */
+    private static String explain(Connection connection, String query, List<Object> parameters) throws SQLException {
+        try (PreparedStatement explain = connection.prepareStatement("EXPLAIN (ANALYZE, COSTS OFF, BUFFERS OFF) " + query)) {
+            for (int i = 0; i < parameters.size(); i++) {
+                explain.setObject(i + 1, parameters.get(i));
+            }
+            StringBuilder plan = new StringBuilder();
+            try (ResultSet rs = explain.executeQuery()) {
+                while (rs.next()) {
+                    plan.append(rs.getString(1)).append('\n');
+                }
+            }
+            return plan.toString();
+        }
+    }
+}
