@@ -9,6 +9,7 @@ import java.util.Map;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.util.RawValue;
 
 /**
  * The parameter and the result of {@link AuditSql#INSERT_VERIFICATIONS}: a batch of audit records as one JSON
@@ -51,10 +52,11 @@ public final class AuditBatchStatement {
                     .put("groundedness_score", record.groundednessScore())
                     .put("critical_fact_count", record.criticalFactCount())
                     .put("input_sha256", HEX.formatHex(record.inputSha256()))
-                    .put("envelope", record.envelopeJson())
-                    .put("effective_result", record.effectiveResultJson())
                     .put("redrive_of", record.redriveOf())
-                    .put("policy", record.policy());
+                    .put("policy", record.policy())
+                    // the documents as they are, not as JSON strings: PostgreSQL parses each once, with the batch
+                    .putRawValue("envelope", new RawValue(record.envelopeJson()))
+                    .putRawValue("effective_result", new RawValue(record.effectiveResultJson()));
             ArrayNode reasons = row.putArray("guard_reasons");
             record.guardReasons().forEach(reasons::add);
             row.set("claims", claimRows(record.claims()));

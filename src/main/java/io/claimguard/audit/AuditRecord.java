@@ -19,7 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
  * beyond {@code numeric}.
  *
  * @param inputSha256 SHA-256 of the input's exact bytes: the unique key that makes a redelivery a no-op
- * @param envelopeJson the envelope as received
+ * @param envelopeJson the envelope as received: exactly one strict JSON object (the reader refuses anything else), so
+ *     that the audit statement can carry it as a document
  * @param effectiveResultJson the effective result with {@code "audit_id": null}, as stored; the statement puts the
  *     id in
  * @param forwardedResultJson the effective result with {@code "audit_id": null}, as forwarded (values as received);

@@ -11,7 +11,8 @@ final class AuditSql {
      * commit together or not at all. The audit document is the envelope as received with the effective result added
      * under {@code effective_result} ({@code claimguard_effective_result} if the envelope has a field of that name,
      * which stays as it came). The one parameter, {@code batch}, is a JSON array with one object per input
-     * ({@link AuditBatchStatement}). An input whose bytes were audited before (the unique key on
+     * ({@link AuditBatchStatement}), the envelope and the effective result in it as JSON documents (not strings), so
+     * that PostgreSQL parses each once. An input whose bytes were audited before (the unique key on
      * {@code input_sha256}) inserts nothing, and so does the second of two identical inputs in one batch. Returns
      * one row per input, in batch order: {@code idx}, {@code audit_id} (its own new row, or the earlier row of
      * identical bytes; null only when an identical input committed concurrently after this statement began) and
@@ -20,13 +21,13 @@ final class AuditSql {
      */
     static final String INSERT_VERIFICATIONS = """
             WITH batch AS MATERIALIZED (
-                SELECT b.*, CAST(b.envelope AS jsonb) AS envelope_doc,
+                SELECT b.*,
                        nextval(pg_get_serial_sequence('claimguard.verification_audit', 'id')) AS id
                 FROM jsonb_to_recordset(CAST(:?batch AS jsonb)) AS b(
                     idx integer, request_id text, source text, source_ref text, received_at timestamptz,
                     model_verdict text, effective_verdict text, downgraded boolean, guard_reasons jsonb,
                     projection_mode text, groundedness_score double precision, critical_fact_count integer,
-                    input_sha256 text, envelope text, effective_result text, claims jsonb, findings jsonb,
+                    input_sha256 text, envelope jsonb, effective_result jsonb, claims jsonb, findings jsonb,
                     redrive_of bigint, policy text)
             ), inserted AS (
                 INSERT INTO claimguard.verification_audit (
@@ -36,10 +37,10 @@ final class AuditSql {
                 SELECT id, request_id, source, source_ref, received_at, model_verdict, effective_verdict, downgraded,
                        ARRAY(SELECT jsonb_array_elements_text(guard_reasons)),
                        projection_mode, groundedness_score, critical_fact_count, decode(input_sha256, 'hex'),
-                       envelope_doc || jsonb_build_object(
-                           CASE WHEN envelope_doc -> 'effective_result' IS NOT NULL THEN 'claimguard_effective_result'
+                       envelope || jsonb_build_object(
+                           CASE WHEN envelope -> 'effective_result' IS NOT NULL THEN 'claimguard_effective_result'
                                 ELSE 'effective_result' END,
-                           jsonb_set(CAST(effective_result AS jsonb), '{audit_id}', to_jsonb(id))),
+                           jsonb_set(effective_result, '{audit_id}', to_jsonb(id))),
                        (SELECT d.id FROM claimguard.dead_letter d WHERE d.id = batch.redrive_of), policy
                 FROM batch
                 ORDER BY idx

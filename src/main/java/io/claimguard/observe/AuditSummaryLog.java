@@ -1,5 +1,7 @@
 package io.claimguard.observe;
 
+import io.claimguard.domain.Finding;
+import io.claimguard.domain.FindingCode;
 import io.claimguard.domain.GuardDecision;
 import io.claimguard.domain.ProjectedClaim;
 import io.claimguard.domain.Verdict;
@@ -7,10 +9,8 @@ import io.claimguard.domain.Verification;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Outcome;
 import io.claimguard.pipeline.ReceivedInput;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.Function;
-import java.util.stream.Collectors;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.camel.Exchange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,8 +49,8 @@ final class AuditSummaryLog {
                 guard.reasonCodes(),
                 verification.projection().mode().label(),
                 verification.projection().claims().size(),
-                verification.projection().claims().stream().filter(ProjectedClaim::critical).count(),
-                count(verification, claim -> claim.verification() == null ? "absent" : claim.verification()),
+                criticalClaims(verification.projection().claims()),
+                claimLabels(verification.projection().claims()),
                 legacyFactsSummary(verification.projection().factsChecked()),
                 findingCodes(verification));
     }
@@ -60,8 +60,42 @@ final class AuditSummaryLog {
      * a hostile input with thousands of findings still makes a short line; the counters count each finding.
      */
     static String findingCodes(Verification verification) {
-        return verification.findings().stream().map(finding -> finding.code().code()).distinct()
-                .collect(Collectors.joining(",", "[", "]"));
+        List<Finding> findings = verification.findings();
+        StringBuilder codes = new StringBuilder("[");
+        for (int i = 0; i < findings.size(); i++) {
+            FindingCode code = findings.get(i).code();
+            if (!foundBefore(findings, i, code)) {
+                codes.append(codes.length() > 1 ? "," : "").append(code.code());
+            }
+        }
+        return codes.append(']').toString();
+    }
+
+    private static boolean foundBefore(List<Finding> findings, int index, FindingCode code) {
+        for (int i = 0; i < index; i++) {
+            if (findings.get(i).code() == code) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int criticalClaims(List<ProjectedClaim> claims) {
+        int critical = 0;
+        for (ProjectedClaim claim : claims) {
+            critical += claim.critical() ? 1 : 0;
+        }
+        return critical;
+    }
+
+    /** The V2 labels as received, counted: {@code {direct_observation=1, external_unknown=1}}. */
+    private static String claimLabels(List<ProjectedClaim> claims) {
+        String[] labels = new String[claims.size()];
+        for (int i = 0; i < labels.length; i++) {
+            String label = claims.get(i).verification();
+            labels[i] = label == null ? "absent" : label;
+        }
+        return countedInOrder(labels);
     }
 
     /** The summary existing log searches know: the effective facts_checked list, by label and criticality. */
@@ -69,21 +103,32 @@ final class AuditSummaryLog {
         if (!factsChecked.isArray()) {
             return "{not_a_list}";
         }
-        Map<String, Long> byLabel = new TreeMap<>();
-        long critical = 0;
-        for (JsonNode fact : factsChecked) {
+        String[] labels = new String[factsChecked.size()];
+        int critical = 0;
+        for (int i = 0; i < labels.length; i++) {
+            JsonNode fact = factsChecked.get(i);
             JsonNode label = fact.path("verification");
-            byLabel.merge(label.isString() ? label.stringValue() : "absent", 1L, Long::sum);
-            if (fact.path("is_critical").asBoolean(false)) {
-                critical++;
-            }
+            labels[i] = label.isString() ? label.stringValue() : "absent";
+            critical += fact.path("is_critical").asBoolean(false) ? 1 : 0;
         }
-        return "{total=" + factsChecked.size() + ", critical=" + critical + ", labels=" + byLabel + "}";
+        return "{total=" + labels.length + ", critical=" + critical + ", labels=" + countedInOrder(labels) + "}";
     }
 
-    private static Map<String, Long> count(Verification verification, Function<ProjectedClaim, String> label) {
-        return verification.projection().claims().stream()
-                .collect(Collectors.groupingBy(label, TreeMap::new, Collectors.counting()));
+    /**
+     * Each distinct label with its count, in label order, written as a sorted map prints itself ({@code {a=2, b=1}}):
+     * the format log searches know, without a map per input (a line is written for every input).
+     */
+    static String countedInOrder(String[] labels) {
+        Arrays.sort(labels);
+        StringBuilder counted = new StringBuilder("{");
+        for (int i = 0; i < labels.length; ) {
+            int next = i + 1;
+            while (next < labels.length && labels[next].equals(labels[i])) {
+                next++;
+            }
+            counted.append(i > 0 ? ", " : "").append(labels[i]).append('=').append(next - i);
+            i = next;
+        }
+        return counted.append('}').toString();
     }
-
 }

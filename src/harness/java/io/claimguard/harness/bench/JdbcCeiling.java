@@ -56,7 +56,8 @@ final class JdbcCeiling {
     }
 
     /** What the ceiling did. */
-    record Result(int envelopes, long claimCheckRows, double seconds, double clientCores) {
+    record Result(int envelopes, long claimCheckRows, double seconds, double clientCores, double compilerShare,
+            double postgresCores) {
 
         double envelopesPerSecond() {
             return envelopes / seconds;
@@ -79,6 +80,8 @@ final class JdbcCeiling {
             connection.setAutoCommit(false);
             long pid = ProcessHandle.current().pid();
             Duration cpuBefore = ProcessProbe.cpuTime(pid);
+            ProcessProbe.CpuTicks ticksBefore = ProcessProbe.cpuTicks(pid);
+            long postgresBefore = ProcessProbe.postgresTicks();
             long started = System.nanoTime();
             for (int from = 0; from < rows.size(); from += ENVELOPES_PER_TRANSACTION) {
                 insert(connection, rows.subList(from, Math.min(rows.size(), from + ENVELOPES_PER_TRANSACTION)));
@@ -91,7 +94,9 @@ final class JdbcCeiling {
                 throw new IllegalStateException("the ceiling wrote " + written + ", expected " + rows.size()
                         + " audit rows and " + claimChecks + " claim_check rows");
             }
-            return new Result(rows.size(), claimChecks, elapsed.toNanos() / 1e9, cores);
+            return new Result(rows.size(), claimChecks, elapsed.toNanos() / 1e9, cores,
+                    ProcessProbe.cpuTicks(pid).compilerShareSince(ticksBefore),
+                    ProcessProbe.postgresCores(postgresBefore, elapsed));
         }
     }
 

@@ -51,7 +51,9 @@ final class PipelineCeiling {
     private static final String OUTPUT_QUEUE = "pipeline-ceiling.out";
 
     /** What the loop did; {@code forwarded} counts distinct audit ids on the output queue. */
-    record Result(int envelopes, double seconds, double harnessCores, long forwarded, List<String> problems) {
+    record Result(int envelopes, double seconds, double harnessCores, double compilerShare, double postgresCores,
+            long forwarded,
+            List<String> problems) {
 
         double envelopesPerSecond() {
             return envelopes / seconds;
@@ -83,6 +85,8 @@ final class PipelineCeiling {
 
             long pid = ProcessHandle.current().pid();
             Duration cpuBefore = ProcessProbe.cpuTime(pid);
+            ProcessProbe.CpuTicks ticksBefore = ProcessProbe.cpuTicks(pid);
+            long postgresBefore = ProcessProbe.postgresTicks();
             long started = System.nanoTime();
             long deadline = started + drainTimeout.toNanos();
             int done = 0;
@@ -118,6 +122,8 @@ final class PipelineCeiling {
             }
             Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
             double cores = ProcessProbe.cores(pid, cpuBefore, elapsed);
+            double compilerShare = ProcessProbe.cpuTicks(pid).compilerShareSince(ticksBefore);
+            double postgresCores = ProcessProbe.postgresCores(postgresBefore, elapsed);
             session.stop();
             await("pipeline ceiling rows").atMost(Duration.ofSeconds(10))
                     .until(() -> BenchDatabase.auditAndDeadLetters(sql)[0] >= count);
@@ -127,7 +133,8 @@ final class PipelineCeiling {
             List<String> problems = done == count && auditIds.size() == count ? List.of()
                     : List.of("pipeline ceiling: " + done + " of " + count + " taken, " + auditIds.size()
                             + " results on " + OUTPUT_QUEUE);
-            return new Result(count, elapsed.toNanos() / 1e9, cores, auditIds.size(), problems);
+            return new Result(count, elapsed.toNanos() / 1e9, cores, compilerShare, postgresCores, auditIds.size(),
+                    problems);
         } finally {
             broker.stop();
         }

@@ -3,7 +3,9 @@ package io.claimguard.harness.bench;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -13,6 +15,9 @@ import java.util.List;
  * from outside, as an operator would, rather than trusting figures the service reports about itself.
  */
 final class ProcessProbe {
+
+    /** USER_HZ, 100 on every Linux architecture the JDK runs on (sysconf(_SC_CLK_TCK)). */
+    private static final double TICKS_PER_SECOND = 100;
 
     private ProcessProbe() {
     }
@@ -29,6 +34,101 @@ final class ProcessProbe {
     /** CPU used over a window, as cores: {@code started} is {@link #cpuTime} at the window's start. */
     static double cores(long pid, Duration started, Duration window) {
         return (double) cpuTime(pid).minus(started).toNanos() / window.toNanos();
+    }
+
+    /**
+     * CPU clock ticks ({@code utime + stime}) of a whole process and of its JIT compiler threads (the HotSpot
+     * threads named {@code C1 CompilerThread<n>} and {@code C2 CompilerThread<n>}), from {@code /proc/<pid>/stat}
+     * and {@code /proc/<pid>/task/<tid>/stat}. A compiler thread that ends inside a window takes its ticks with it,
+     * so the share is a lower bound.
+     */
+    record CpuTicks(long process, long compiler) {
+
+        /** The compiler threads' share of the process's CPU since {@code start}; NaN when no CPU was used. */
+        double compilerShareSince(CpuTicks start) {
+            long used = process - start.process;
+            return used <= 0 ? Double.NaN : (double) Math.max(0, compiler - start.compiler) / used;
+        }
+    }
+
+    static CpuTicks cpuTicks(long pid) {
+        Path proc = Path.of("/proc", Long.toString(pid));
+        long compiler = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc.resolve("task"))) {
+            for (Path task : tasks) {
+                String stat = readStat(task.resolve("stat"));
+                if (stat != null && isCompilerThread(stat)) {
+                    compiler += ticks(stat);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the threads of pid " + pid, e);
+        }
+        String stat = readStat(proc.resolve("stat"));
+        if (stat == null) {
+            throw new IllegalStateException("no /proc/" + pid + "/stat (process gone?)");
+        }
+        return new CpuTicks(ticks(stat), compiler);
+    }
+
+    /**
+     * CPU clock ticks of every PostgreSQL server process of the machine ({@code utime + stime + cutime + cstime}): the
+     * children's fields of the postmaster keep the CPU of backends that ended inside a window, such as the
+     * ceiling's connection, closed before the window's end is read.
+     */
+    static long postgresTicks() {
+        long ticks = 0;
+        try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+            for (Path process : processes) {
+                String stat = readStat(process.resolve("stat"));
+                if (stat != null && isPostgres(process)) {
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+                    for (int field = 11; field <= 14; field++) {
+                        ticks += Long.parseLong(fields[field]);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list /proc", e);
+        }
+        return ticks;
+    }
+
+    /** Cores used over a window from two {@link #postgresTicks} readings, at Linux's 100 ticks per second. */
+    static double postgresCores(long ticksBefore, Duration window) {
+        return (postgresTicks() - ticksBefore) / (TICKS_PER_SECOND * (window.toNanos() / 1e9));
+    }
+
+    private static boolean isPostgres(Path process) {
+        try {
+            String command = Files.readString(process.resolve("comm"), StandardCharsets.US_ASCII).strip();
+            return command.equals("postgres") || command.startsWith("postgres:");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The thread name is in parentheses and may hold spaces: the fields after it start at the last ')'. */
+    private static boolean isCompilerThread(String stat) {
+        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
+    }
+
+    /** utime + stime: fields 14 and 15 of stat, that is the 12th and 13th after the state. */
+    private static long ticks(String stat) {
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    /** null when the thread or process ended meanwhile. */
+    private static String readStat(Path stat) {
+        try {
+            return Files.readString(stat, StandardCharsets.US_ASCII);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + stat, e);
+        }
     }
 
     /** The peak resident set size in MiB: {@code VmHWM} of {@code /proc/<pid>/status}. */

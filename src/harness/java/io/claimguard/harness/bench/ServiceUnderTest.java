@@ -163,8 +163,13 @@ final class ServiceUnderTest implements AutoCloseable {
     record Sample(long nanos, long auditRows) {
     }
 
-    /** A timed drain: from the route's start until the last audit row is committed. */
-    record Drain(double seconds, double cores, List<Sample> samples) {
+    /**
+     * A timed drain: from the route's start until the last audit row is committed.
+     *
+     * @param compilerShare the JIT compiler threads' share of the service's CPU over the drain
+     * @param postgresCores the CPU of every PostgreSQL process of the machine over the drain
+     */
+    record Drain(double seconds, double cores, double compilerShare, double postgresCores, List<Sample> samples) {
     }
 
     /**
@@ -177,6 +182,8 @@ final class ServiceUnderTest implements AutoCloseable {
         List<Sample> samples = new ArrayList<>();
         long pid = process.pid();
         Duration cpuBefore = ProcessProbe.cpuTime(pid);
+        ProcessProbe.CpuTicks ticksBefore = ProcessProbe.cpuTicks(pid);
+        long postgresBefore = ProcessProbe.postgresTicks();
         long started = System.nanoTime();
         startRoute(routeId);
         try {
@@ -195,7 +202,9 @@ final class ServiceUnderTest implements AutoCloseable {
                     + auditRows() + " of " + expectedAuditRows + " audit rows", e);
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
-        return new Drain(elapsed.toNanos() / 1e9, ProcessProbe.cores(pid, cpuBefore, elapsed), List.copyOf(samples));
+        return new Drain(elapsed.toNanos() / 1e9, ProcessProbe.cores(pid, cpuBefore, elapsed),
+                ProcessProbe.cpuTicks(pid).compilerShareSince(ticksBefore), ProcessProbe.postgresCores(postgresBefore, elapsed),
+                List.copyOf(samples));
     }
 
     long auditRows() throws SQLException {

@@ -332,8 +332,9 @@ public final class ThroughputHarness {
         resetPeakRss(service);
         ServiceUnderTest.Drain drain = service.drain(route, rowsBefore + count, options.drainTimeout());
         double peakRss = ProcessProbe.peakRssMib(service.pid());
-        log.line("service %s: drained in %.1f s: %,.0f inputs/s, %.2f CPU cores, peak RSS %,.0f MiB", path, drain.seconds(),
-                count / drain.seconds(), drain.cores(), peakRss);
+        log.line("service %s: drained in %.1f s: %,.0f inputs/s, %.2f CPU cores (JIT compiler %.0f %%), PostgreSQL %.2f"
+                + " cores, peak RSS %,.0f MiB", path, drain.seconds(), count / drain.seconds(), drain.cores(),
+                drain.compilerShare() * 100, drain.postgresCores(), peakRss);
         return new PathRun(count, drain, peakRss, null);
     }
 
@@ -393,11 +394,13 @@ public final class ThroughputHarness {
         double lean = pipeline.envelopesPerSecond();
         List<Row> rows = List.of(
                 new Row("ceiling: plain JDBC batches", ceiling.envelopes(), ceiling.seconds(), top, ceiling.rowsPerSecond(),
-                        1.0, top / base, null, null, ceiling.clientCores(), null),
+                        1.0, top / base, null, null, ceiling.clientCores(), ceiling.compilerShare(),
+                        ceiling.postgresCores(), null),
                 new Row("ceiling: full pipeline, lean loop", pipeline.envelopes(), pipeline.seconds(), lean, null,
-                        lean / top, lean / base, null, null, pipeline.harnessCores(), null),
+                        lean / top, lean / base, null, null, pipeline.harnessCores(), pipeline.compilerShare(),
+                        pipeline.postgresCores(), null),
                 new Row("baseline: Camel jms->jdbc->jms", baseline.envelopes(), baseline.seconds(), base, null, base / top, 1.0,
-                        null, null, baseline.harnessCores(), null),
+                        null, null, baseline.harnessCores(), null, baseline.postgresCores(), null),
                 serviceRow("service: JMS", jms, top, base),
                 serviceRow("service: file drop", files, top, base),
                 serviceRow("service: Kafka", kafka, top, base));
@@ -432,7 +435,11 @@ public final class ThroughputHarness {
                 AppInfoParser.getVersion(), KAFKA_PARTITIONS, kafka.latency().inputs(),
                 kafka.latency().achievedRate()));
         allNotes.add("CPU cores: utime+stime over the drain window; the service process for its rows, the harness JVM for "
-                + "the ceiling and the baseline; PostgreSQL's CPU in none. Peak RSS: VmHWM of the service, reset before each drain");
+                + "the ceiling and the baseline; PostgreSQL's CPU in none. JIT % of CPU: the HotSpot compiler threads' share of "
+                + "that CPU (/proc/<pid>/task), what the JVM still spends compiling rather than on the inputs. PostgreSQL cores: every "
+                + "postgres process of the machine over the same window (ended backends included). CPU ms per input: "
+                + "the row's CPU cores and PostgreSQL cores per input/s. Peak RSS: "
+                + "VmHWM of the service, reset before each drain");
         allNotes.addAll(notes.stream().distinct().toList());
         String service = "java -Xmx" + options.serviceHeap() + " -jar " + options.jar().getFileName() + ", "
                 + (options.serviceProperties().isEmpty() ? "its default configuration" : "with " + options.serviceProperties());
@@ -443,7 +450,8 @@ public final class ThroughputHarness {
     private static Row serviceRow(String path, PathRun run, double ceiling, double baseline) {
         double rate = run.inputsPerSecond();
         return new Row(path, run.inputs(), run.drain().seconds(), rate, null, rate / ceiling, rate / baseline,
-                run.latency().p50Millis(), run.latency().p99Millis(), run.drain().cores(), run.peakRssMib());
+                run.latency().p50Millis(), run.latency().p99Millis(), run.drain().cores(), run.drain().compilerShare(),
+                run.drain().postgresCores(), run.peakRssMib());
     }
 
     // -------------------------------------------------------------------------------------------------- memory
