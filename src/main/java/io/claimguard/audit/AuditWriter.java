@@ -4,6 +4,7 @@ import io.claimguard.config.ClaimGuardProperties;
 import io.claimguard.domain.EffectiveResult;
 import io.claimguard.domain.Verification;
 import io.claimguard.pipeline.Failures;
+import io.claimguard.pipeline.GroupCommit;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Redrive;
 import io.micrometer.core.instrument.Counter;

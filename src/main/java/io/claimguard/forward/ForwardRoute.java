@@ -1,18 +1,23 @@
 package io.claimguard.forward;
 
 import io.claimguard.pipeline.Pipeline;
-import io.claimguard.pipeline.ResultProperties;
-import org.apache.camel.builder.endpoint.EndpointRouteBuilder;
-import org.apache.camel.component.jms.JmsMessageType;
+import org.apache.camel.builder.RouteBuilder;
 import org.springframework.stereotype.Component;
 
 /**
  * Sends the effective result (the body) to the output queue as a TextMessage, after its audit rows are committed,
- * with JMS properties for consumers' selectors. Failures go back to the verify route, whose retry policy knows
- * what they mean for the input.
+ * with JMS properties for consumers' selectors; the results of concurrent inputs share one JMS transaction
+ * ({@link ResultSender}). Nothing of the input's own message is sent. Failures go back to the verify route, whose
+ * retry policy knows what they mean for the input.
  */
 @Component
-public class ForwardRoute extends EndpointRouteBuilder {
+public class ForwardRoute extends RouteBuilder {
+
+    private final ResultSender sender;
+
+    public ForwardRoute(ResultSender sender) {
+        this.sender = sender;
+    }
 
     @Override
     public void configure() {
@@ -20,12 +25,6 @@ public class ForwardRoute extends EndpointRouteBuilder {
 
         from(Pipeline.FORWARD)
                 .routeId("forward")
-                // The input's own JMS properties and JMS headers stay behind; Camel's internal headers are
-                // never sent as JMS properties by camel-jms.
-                .removeHeaders("^(?!Camel).*")
-                .process(exchange -> ResultProperties.of(exchange).forEach(exchange.getIn()::setHeader))
-                .to(jms("queue:{{claimguard.jms.output-queue}}")
-                        .jmsMessageType(JmsMessageType.Text)
-                        .disableReplyTo(true));
+                .process(sender::send);
     }
 }

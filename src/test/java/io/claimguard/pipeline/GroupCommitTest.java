@@ -1,4 +1,4 @@
-package io.claimguard.audit;
+package io.claimguard.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

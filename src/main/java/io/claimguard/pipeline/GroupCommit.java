@@ -1,4 +1,4 @@
-package io.claimguard.audit;
+package io.claimguard.pipeline;
 
 import java.util.ArrayList;
 import java.util.List;
