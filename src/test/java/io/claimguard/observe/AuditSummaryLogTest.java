@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class AuditSummaryLogTest {
 
     @Test
-    @DisplayName("Scenario: The summary line counts claims by label and never shows claim text (counts as a sorted map prints them)")
+    @DisplayName("Scenario: The summary line's label counts read as a sorted map prints them")
     void labelCountsReadAsASortedMapPrintsThem() {
         List<List<String>> edgeCases = List.of(List.of(), List.of("absent"), List.of("b", "a", "b"));
         forAll("label counts", edgeCases, 500,
