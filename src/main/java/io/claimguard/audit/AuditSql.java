@@ -12,7 +12,9 @@ final class AuditSql {
      * under {@code effective_result} ({@code claimguard_effective_result} if the envelope has a field of that name,
      * which stays as it came). The one parameter, {@code batch}, is a JSON array with one object per input
      * ({@link AuditBatchStatement}), the envelope and the effective result in it as JSON documents (not strings), so
-     * that PostgreSQL parses each once. An input whose bytes were audited before (the unique key on
+     * that PostgreSQL parses each once: read as {@code json}, the batch is only scanned, and each value is parsed
+     * into its column's type (the documents into {@code jsonb}) as the row is made, instead of parsing the whole
+     * batch into one {@code jsonb} tree first (a third of the statement's time for 64 inputs). An input whose bytes were audited before (the unique key on
      * {@code input_sha256}) inserts nothing, and so does the second of two identical inputs in one batch. Returns
      * one row per input, in batch order: {@code idx}, {@code audit_id} (its own new row, or the earlier row of
      * identical bytes; null only when an identical input committed concurrently after this statement began) and
@@ -23,7 +25,7 @@ final class AuditSql {
             WITH batch AS MATERIALIZED (
                 SELECT b.*,
                        nextval(pg_get_serial_sequence('claimguard.verification_audit', 'id')) AS id
-                FROM jsonb_to_recordset(CAST(:?batch AS jsonb)) AS b(
+                FROM json_to_recordset(CAST(:?batch AS json)) AS b(
                     idx integer, request_id text, source text, source_ref text, received_at timestamptz,
                     model_verdict text, effective_verdict text, downgraded boolean, guard_reasons jsonb,
                     projection_mode text, groundedness_score double precision, critical_fact_count integer,
