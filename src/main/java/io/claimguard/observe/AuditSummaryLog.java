@@ -10,7 +10,9 @@ import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Outcome;
 import io.claimguard.pipeline.ReceivedInput;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.camel.Exchange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,24 +62,14 @@ final class AuditSummaryLog {
      * a hostile input with thousands of findings still makes a short line; the counters count each finding.
      */
     static String findingCodes(Verification verification) {
-        List<Finding> findings = verification.findings();
+        Set<FindingCode> found = EnumSet.noneOf(FindingCode.class);
         StringBuilder codes = new StringBuilder("[");
-        for (int i = 0; i < findings.size(); i++) {
-            FindingCode code = findings.get(i).code();
-            if (!foundBefore(findings, i, code)) {
-                codes.append(codes.length() > 1 ? "," : "").append(code.code());
+        for (Finding finding : verification.findings()) {
+            if (found.add(finding.code())) {
+                codes.append(codes.length() > 1 ? "," : "").append(finding.code().code());
             }
         }
         return codes.append(']').toString();
-    }
-
-    private static boolean foundBefore(List<Finding> findings, int index, FindingCode code) {
-        for (int i = 0; i < index; i++) {
-            if (findings.get(i).code() == code) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static int criticalClaims(List<ProjectedClaim> claims) {
