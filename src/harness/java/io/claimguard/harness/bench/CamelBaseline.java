@@ -92,8 +92,7 @@ final class CamelBaseline {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** What the baseline did; {@code forwarded} counts distinct audit ids on the output queue. */
-    record Result(int envelopes, double seconds, double harnessCores, double postgresCores, long forwarded,
-            List<String> problems) {
+    record Result(int envelopes, double seconds, ProcessProbe.CpuUse cpu, long forwarded, List<String> problems) {
 
         double envelopesPerSecond() {
             return envelopes / seconds;
@@ -138,23 +137,20 @@ final class CamelBaseline {
             });
             camel.start();
             try {
-                long pid = ProcessHandle.current().pid();
-                Duration cpuBefore = ProcessProbe.cpuTime(pid);
-                long postgresBefore = ProcessProbe.postgresTicks();
+                ProcessProbe.CpuWindow window = ProcessProbe.CpuWindow.start(ProcessHandle.current().pid());
                 long started = System.nanoTime();
                 camel.getRouteController().startRoute(ROUTE_ID);
                 await("baseline drain").atMost(drainTimeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
                         .until(() -> BenchDatabase.auditAndDeadLetters(sql)[0] >= count);
                 Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
-                double cores = ProcessProbe.cores(pid, cpuBefore, elapsed);
-                double postgresCores = ProcessProbe.postgresCores(postgresBefore, elapsed);
+                ProcessProbe.CpuUse cpu = window.end(elapsed);
                 camel.getRouteController().stopRoute(ROUTE_ID);
                 List<JmsClient.Received> out = jms.drain(OUTPUT_QUEUE, Duration.ofSeconds(3), count * 2, Duration.ofMinutes(10));
                 Set<Long> auditIds = new HashSet<>();
                 out.forEach(message -> auditIds.add(Bench.auditIdOf(message.body())));
                 List<String> problems = auditIds.size() == count ? List.of()
                         : List.of("baseline: " + auditIds.size() + " of " + count + " results on " + OUTPUT_QUEUE);
-                return new Result(count, elapsed.toNanos() / 1e9, cores, postgresCores, auditIds.size(), problems);
+                return new Result(count, elapsed.toNanos() / 1e9, cpu, auditIds.size(), problems);
             } finally {
                 camel.close();
             }

@@ -56,8 +56,7 @@ final class JdbcCeiling {
     }
 
     /** What the ceiling did. */
-    record Result(int envelopes, long claimCheckRows, double seconds, double clientCores, double compilerShare,
-            double postgresCores) {
+    record Result(int envelopes, long claimCheckRows, double seconds, ProcessProbe.CpuUse cpu) {
 
         double envelopesPerSecond() {
             return envelopes / seconds;
@@ -78,25 +77,20 @@ final class JdbcCeiling {
         try (Connection connection = DriverManager.getConnection(database.jdbcUrl() + "?reWriteBatchedInserts=true",
                 database.database().username(), database.database().password())) {
             connection.setAutoCommit(false);
-            long pid = ProcessHandle.current().pid();
-            Duration cpuBefore = ProcessProbe.cpuTime(pid);
-            ProcessProbe.CpuTicks ticksBefore = ProcessProbe.cpuTicks(pid);
-            long postgresBefore = ProcessProbe.postgresTicks();
+            ProcessProbe.CpuWindow window = ProcessProbe.CpuWindow.start(ProcessHandle.current().pid());
             long started = System.nanoTime();
             for (int from = 0; from < rows.size(); from += ENVELOPES_PER_TRANSACTION) {
                 insert(connection, rows.subList(from, Math.min(rows.size(), from + ENVELOPES_PER_TRANSACTION)));
                 connection.commit();
             }
             Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
-            double cores = ProcessProbe.cores(pid, cpuBefore, elapsed);
+            ProcessProbe.CpuUse cpu = window.end(elapsed);
             BenchDatabase.Rows written = BenchDatabase.rows(connection);
             if (written.audit() != rows.size() || written.claimChecks() != claimChecks) {
                 throw new IllegalStateException("the ceiling wrote " + written + ", expected " + rows.size()
                         + " audit rows and " + claimChecks + " claim_check rows");
             }
-            return new Result(rows.size(), claimChecks, elapsed.toNanos() / 1e9, cores,
-                    ProcessProbe.cpuTicks(pid).compilerShareSince(ticksBefore),
-                    ProcessProbe.postgresCores(postgresBefore, elapsed));
+            return new Result(rows.size(), claimChecks, elapsed.toNanos() / 1e9, cpu);
         }
     }
 

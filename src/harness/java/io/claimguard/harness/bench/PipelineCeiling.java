@@ -51,9 +51,7 @@ final class PipelineCeiling {
     private static final String OUTPUT_QUEUE = "pipeline-ceiling.out";
 
     /** What the loop did; {@code forwarded} counts distinct audit ids on the output queue. */
-    record Result(int envelopes, double seconds, double harnessCores, double compilerShare, double postgresCores,
-            long forwarded,
-            List<String> problems) {
+    record Result(int envelopes, double seconds, ProcessProbe.CpuUse cpu, long forwarded, List<String> problems) {
 
         double envelopesPerSecond() {
             return envelopes / seconds;
@@ -83,10 +81,7 @@ final class PipelineCeiling {
             session.start();
             EnvelopeReader reader = new EnvelopeReader(new Limits(1_048_576, 64));
 
-            long pid = ProcessHandle.current().pid();
-            Duration cpuBefore = ProcessProbe.cpuTime(pid);
-            ProcessProbe.CpuTicks ticksBefore = ProcessProbe.cpuTicks(pid);
-            long postgresBefore = ProcessProbe.postgresTicks();
+            ProcessProbe.CpuWindow window = ProcessProbe.CpuWindow.start(ProcessHandle.current().pid());
             long started = System.nanoTime();
             long deadline = started + drainTimeout.toNanos();
             int done = 0;
@@ -121,9 +116,7 @@ final class PipelineCeiling {
                 done += batch.size();
             }
             Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
-            double cores = ProcessProbe.cores(pid, cpuBefore, elapsed);
-            double compilerShare = ProcessProbe.cpuTicks(pid).compilerShareSince(ticksBefore);
-            double postgresCores = ProcessProbe.postgresCores(postgresBefore, elapsed);
+            ProcessProbe.CpuUse cpu = window.end(elapsed);
             session.stop();
             await("pipeline ceiling rows").atMost(Duration.ofSeconds(10))
                     .until(() -> BenchDatabase.auditAndDeadLetters(sql)[0] >= count);
@@ -133,8 +126,7 @@ final class PipelineCeiling {
             List<String> problems = done == count && auditIds.size() == count ? List.of()
                     : List.of("pipeline ceiling: " + done + " of " + count + " taken, " + auditIds.size()
                             + " results on " + OUTPUT_QUEUE);
-            return new Result(count, elapsed.toNanos() / 1e9, cores, compilerShare, postgresCores, auditIds.size(),
-                    problems);
+            return new Result(count, elapsed.toNanos() / 1e9, cpu, auditIds.size(), problems);
         } finally {
             broker.stop();
         }

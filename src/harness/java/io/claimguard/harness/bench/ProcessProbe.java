@@ -31,9 +31,29 @@ final class ProcessProbe {
                 .orElseThrow(() -> new IllegalStateException("no CPU time for pid " + pid + " (process gone?)"));
     }
 
-    /** CPU used over a window, as cores: {@code started} is {@link #cpuTime} at the window's start. */
-    static double cores(long pid, Duration started, Duration window) {
-        return (double) cpuTime(pid).minus(started).toNanos() / window.toNanos();
+    /**
+     * What a process, its JIT compiler threads and every PostgreSQL process of the machine used over one timed window.
+     *
+     * @param cores the process's CPU, as cores
+     * @param compilerShare the JIT compiler threads' share of it; NaN when the process used none
+     * @param postgresCores PostgreSQL's CPU, as cores
+     */
+    record CpuUse(double cores, double compilerShare, double postgresCores) {
+    }
+
+    /** The readings at a window's start; {@link #end} reads again and makes the {@link CpuUse} of the window. */
+    record CpuWindow(long pid, CpuTicks processBefore, long postgresBefore) {
+
+        static CpuWindow start(long pid) {
+            return new CpuWindow(pid, cpuTicks(pid), postgresTicks());
+        }
+
+        CpuUse end(Duration elapsed) {
+            CpuTicks process = cpuTicks(pid);
+            double tickSeconds = TICKS_PER_SECOND * (elapsed.toNanos() / 1e9);
+            return new CpuUse((process.process() - processBefore.process()) / tickSeconds,
+                    process.compilerShareSince(processBefore), (postgresTicks() - postgresBefore) / tickSeconds);
+        }
     }
 
     /**
@@ -51,7 +71,7 @@ final class ProcessProbe {
         }
     }
 
-    static CpuTicks cpuTicks(long pid) {
+    private static CpuTicks cpuTicks(long pid) {
         Path proc = Path.of("/proc", Long.toString(pid));
         long compiler = 0;
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc.resolve("task"))) {
@@ -76,13 +96,14 @@ final class ProcessProbe {
      * children's fields of the postmaster keep the CPU of backends that ended inside a window, such as the
      * ceiling's connection, closed before the window's end is read.
      */
-    static long postgresTicks() {
+    private static long postgresTicks() {
         long ticks = 0;
         try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
             for (Path process : processes) {
                 String stat = readStat(process.resolve("stat"));
                 if (stat != null && isPostgres(process)) {
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+                    String[] fields = fieldsAfterName(stat);
+                    // utime, stime, cutime, cstime
                     for (int field = 11; field <= 14; field++) {
                         ticks += Long.parseLong(fields[field]);
                     }
@@ -94,11 +115,6 @@ final class ProcessProbe {
         return ticks;
     }
 
-    /** Cores used over a window from two {@link #postgresTicks} readings, at Linux's 100 ticks per second. */
-    static double postgresCores(long ticksBefore, Duration window) {
-        return (postgresTicks() - ticksBefore) / (TICKS_PER_SECOND * (window.toNanos() / 1e9));
-    }
-
     private static boolean isPostgres(Path process) {
         try {
             String command = Files.readString(process.resolve("comm"), StandardCharsets.US_ASCII).strip();
@@ -108,7 +124,7 @@ final class ProcessProbe {
         }
     }
 
-    /** The thread name is in parentheses and may hold spaces: the fields after it start at the last ')'. */
+    /** The thread name is in parentheses and may hold spaces: it ends at the last ')'. */
     private static boolean isCompilerThread(String stat) {
         String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
         return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
@@ -116,8 +132,13 @@ final class ProcessProbe {
 
     /** utime + stime: fields 14 and 15 of stat, that is the 12th and 13th after the state. */
     private static long ticks(String stat) {
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+        String[] fields = fieldsAfterName(stat);
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    /** The fields of a stat line after the name, from the state (field 3) on. */
+    private static String[] fieldsAfterName(String stat) {
+        return stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
     }
 
     /** null when the thread or process ended meanwhile. */

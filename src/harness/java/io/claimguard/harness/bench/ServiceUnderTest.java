@@ -166,10 +166,9 @@ final class ServiceUnderTest implements AutoCloseable {
     /**
      * A timed drain: from the route's start until the last audit row is committed.
      *
-     * @param compilerShare the JIT compiler threads' share of the service's CPU over the drain
-     * @param postgresCores the CPU of every PostgreSQL process of the machine over the drain
+     * @param cpu the service's CPU, its JIT compiler threads' share and PostgreSQL's CPU over the drain
      */
-    record Drain(double seconds, double cores, double compilerShare, double postgresCores, List<Sample> samples) {
+    record Drain(double seconds, ProcessProbe.CpuUse cpu, List<Sample> samples) {
     }
 
     /**
@@ -181,9 +180,7 @@ final class ServiceUnderTest implements AutoCloseable {
             throws IOException, InterruptedException, SQLException {
         List<Sample> samples = new ArrayList<>();
         long pid = process.pid();
-        Duration cpuBefore = ProcessProbe.cpuTime(pid);
-        ProcessProbe.CpuTicks ticksBefore = ProcessProbe.cpuTicks(pid);
-        long postgresBefore = ProcessProbe.postgresTicks();
+        ProcessProbe.CpuWindow window = ProcessProbe.CpuWindow.start(pid);
         long started = System.nanoTime();
         startRoute(routeId);
         try {
@@ -202,9 +199,7 @@ final class ServiceUnderTest implements AutoCloseable {
                     + auditRows() + " of " + expectedAuditRows + " audit rows", e);
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
-        return new Drain(elapsed.toNanos() / 1e9, ProcessProbe.cores(pid, cpuBefore, elapsed),
-                ProcessProbe.cpuTicks(pid).compilerShareSince(ticksBefore), ProcessProbe.postgresCores(postgresBefore, elapsed),
-                List.copyOf(samples));
+        return new Drain(elapsed.toNanos() / 1e9, window.end(elapsed), List.copyOf(samples));
     }
 
     long auditRows() throws SQLException {

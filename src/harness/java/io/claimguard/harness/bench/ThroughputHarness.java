@@ -333,8 +333,8 @@ public final class ThroughputHarness {
         ServiceUnderTest.Drain drain = service.drain(route, rowsBefore + count, options.drainTimeout());
         double peakRss = ProcessProbe.peakRssMib(service.pid());
         log.line("service %s: drained in %.1f s: %,.0f inputs/s, %.2f CPU cores (JIT compiler %.0f %%), PostgreSQL %.2f"
-                + " cores, peak RSS %,.0f MiB", path, drain.seconds(), count / drain.seconds(), drain.cores(),
-                drain.compilerShare() * 100, drain.postgresCores(), peakRss);
+                + " cores, peak RSS %,.0f MiB", path, drain.seconds(), count / drain.seconds(), drain.cpu().cores(),
+                drain.cpu().compilerShare() * 100, drain.cpu().postgresCores(), peakRss);
         return new PathRun(count, drain, peakRss, null);
     }
 
@@ -394,13 +394,13 @@ public final class ThroughputHarness {
         double lean = pipeline.envelopesPerSecond();
         List<Row> rows = List.of(
                 new Row("ceiling: plain JDBC batches", ceiling.envelopes(), ceiling.seconds(), top, ceiling.rowsPerSecond(),
-                        1.0, top / base, null, null, ceiling.clientCores(), ceiling.compilerShare(),
-                        ceiling.postgresCores(), null),
+                        1.0, top / base, null, null, ceiling.cpu().cores(), ceiling.cpu().compilerShare(),
+                        ceiling.cpu().postgresCores(), null),
                 new Row("ceiling: full pipeline, lean loop", pipeline.envelopes(), pipeline.seconds(), lean, null,
-                        lean / top, lean / base, null, null, pipeline.harnessCores(), pipeline.compilerShare(),
-                        pipeline.postgresCores(), null),
+                        lean / top, lean / base, null, null, pipeline.cpu().cores(), pipeline.cpu().compilerShare(),
+                        pipeline.cpu().postgresCores(), null),
                 new Row("baseline: Camel jms->jdbc->jms", baseline.envelopes(), baseline.seconds(), base, null, base / top, 1.0,
-                        null, null, baseline.harnessCores(), null, baseline.postgresCores(), null),
+                        null, null, baseline.cpu().cores(), null, baseline.cpu().postgresCores(), null),
                 serviceRow("service: JMS", jms, top, base),
                 serviceRow("service: file drop", files, top, base),
                 serviceRow("service: Kafka", kafka, top, base));
@@ -450,8 +450,8 @@ public final class ThroughputHarness {
     private static Row serviceRow(String path, PathRun run, double ceiling, double baseline) {
         double rate = run.inputsPerSecond();
         return new Row(path, run.inputs(), run.drain().seconds(), rate, null, rate / ceiling, rate / baseline,
-                run.latency().p50Millis(), run.latency().p99Millis(), run.drain().cores(), run.drain().compilerShare(),
-                run.drain().postgresCores(), run.peakRssMib());
+                run.latency().p50Millis(), run.latency().p99Millis(), run.drain().cpu().cores(),
+                run.drain().cpu().compilerShare(), run.drain().cpu().postgresCores(), run.peakRssMib());
     }
 
     // -------------------------------------------------------------------------------------------------- memory
@@ -485,7 +485,7 @@ public final class ThroughputHarness {
             // not reset: the queued backlog sits in the service's own broker, which is part of what must fit
             peakRss = ProcessProbe.peakRssMib(service.pid());
             log.line("drained in %.1f s: %,.0f inputs/s, %.2f CPU cores, peak RSS %,.0f MiB", drain.seconds(),
-                    count / drain.seconds(), drain.cores(), peakRss);
+                    count / drain.seconds(), drain.cpu().cores(), peakRss);
             BenchDatabase.Rows rows = service.rows();
             if (rows.audit() != count || rows.claimChecks() != mix.claimChecks()) {
                 problems.add("rows: " + rows + ", expected " + count + " audit rows and " + mix.claimChecks() + " claim_check rows");
@@ -502,7 +502,7 @@ public final class ThroughputHarness {
         MemoryReport report = new MemoryReport(options.size(), options.seed(), started.toString(), secondsSince(started),
                 machine, "java -Xmx" + options.serviceHeap() + " -jar " + options.jar().getFileName()
                 + (options.serviceProperties().isEmpty() ? "" : ", with " + options.serviceProperties()),
-                mix.summary(), count, drain.seconds(), count / drain.seconds(), drain.cores(), peakRss, slices, lastToFirst,
+                mix.summary(), count, drain.seconds(), count / drain.seconds(), drain.cpu().cores(), peakRss, slices, lastToFirst,
                 lastToFirst >= MemoryReport.KEEPS_UP, List.copyOf(problems));
         System.out.println();
         System.out.print(report.text());

@@ -85,14 +85,15 @@ record ThroughputReport(
 
     String table() {
         StringBuilder text = new StringBuilder();
-        text.append("| path | inputs | seconds | inputs/s | x ceiling | x baseline | p50 ms | p99 ms | CPU cores | JIT % of CPU | PostgreSQL cores | CPU ms per input | peak RSS MB |\n");
+        text.append("| path | inputs | seconds | inputs/s | x ceiling | x baseline | p50 ms | p99 ms | CPU cores "
+                + "| JIT % of CPU | PostgreSQL cores | CPU ms per input | peak RSS MB |\n");
         text.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Row row : rows) {
-            text.append(String.format(Locale.ROOT, "| %s | %,d | %.1f | %,.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", row.path(),
-                    row.inputs(), row.seconds(), row.inputsPerSecond(), ratio(row.toCeiling()), ratio(row.toBaseline()),
-                    figure(row.p50Millis(), "%,.0f"), figure(row.p99Millis(), "%,.0f"), figure(row.cpuCores(), "%.2f"), figure(row.jitShare() == null ? null : row.jitShare() * 100, "%.0f"),
-                    figure(row.postgresCores(), "%.2f"), figure(row.msPerInput(), "%.2f"),
-                    figure(row.peakRssMib(), "%,.0f")));
+            text.append(String.format(Locale.ROOT, "| %s | %,d | %.1f | %,.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                    row.path(), row.inputs(), row.seconds(), row.inputsPerSecond(), ratio(row.toCeiling()),
+                    ratio(row.toBaseline()), figure(row.p50Millis(), "%,.0f"), figure(row.p99Millis(), "%,.0f"),
+                    figure(row.cpuCores(), "%.2f"), figure(row.jitShare() == null ? null : row.jitShare() * 100, "%.0f"),
+                    figure(row.postgresCores(), "%.2f"), figure(row.msPerInput(), "%.2f"), figure(row.peakRssMib(), "%,.0f")));
         }
         return text.toString();
     }
