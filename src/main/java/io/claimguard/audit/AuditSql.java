@@ -14,10 +14,11 @@ final class AuditSql {
      * ({@link AuditBatchStatement}), the envelope and the effective result in it as JSON documents (not strings), so
      * that PostgreSQL parses each once: read as {@code json}, the batch is only scanned, and each value is parsed
      * into its column's type (the documents into {@code jsonb}) as the row is made, instead of parsing the whole
-     * batch into one {@code jsonb} tree first (a third of the statement's time for 64 inputs). An input whose bytes were audited before (the unique key on
-     * {@code input_sha256}) inserts nothing, and so does the second of two identical inputs in one batch. Returns
-     * one row per input, in batch order: {@code idx}, {@code audit_id} (its own new row, or the earlier row of
-     * identical bytes; null only when an identical input committed concurrently after this statement began) and
+     * batch into one {@code jsonb} tree first (a third of the statement's time for 64 inputs). An input whose bytes
+     * were audited before (the unique key on {@code input_sha256}) inserts nothing, and so does the second of two
+     * identical inputs in one batch. Returns one row per input, in batch order: {@code idx}, {@code audit_id} (its own
+     * new row, or the earlier row of identical bytes; null only when an identical input committed concurrently after
+     * this statement began) and
      * {@code created} and {@code redrive_of} (the new row's: null also when the input's {@code redrive_of} names no
      * dead letter, which the statement never fails for).
      */

@@ -9,7 +9,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.TextMessage;
-import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.apache.camel.Exchange;
@@ -74,17 +74,15 @@ public class ResultSender implements DisposableBean {
             Queue queue = session.createQueue(outputQueue);
             MessageProducer producer = session.createProducer(queue);
             try {
-                List<Boolean> sent = new ArrayList<>(results.size());
                 for (OutgoingResult result : results) {
                     TextMessage message = session.createTextMessage(result.body());
                     for (Map.Entry<String, Object> property : result.properties().entrySet()) {
                         message.setObjectProperty(property.getKey(), property.getValue());
                     }
                     producer.send(message);
-                    sent.add(Boolean.TRUE);
                 }
                 JmsUtils.commitIfNecessary(session);
-                return sent;
+                return Collections.nCopies(results.size(), Boolean.TRUE);
             } catch (JMSException | RuntimeException e) {
                 JmsUtils.rollbackIfNecessary(session);
                 throw e;
