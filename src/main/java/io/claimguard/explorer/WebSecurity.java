@@ -1,9 +1,5 @@
 package io.claimguard.explorer;
 
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -13,8 +9,6 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.annotation.web.configurers.HeadersConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
-import org.springframework.security.core.userdetails.User;
-import org.springframework.security.core.userdetails.UserDetails;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
@@ -47,35 +41,13 @@ public class WebSecurity {
         return PasswordEncoderFactories.createDelegatingPasswordEncoder();
     }
 
-    /** The operators of {@code claimguard.explorer.users}; none by default, and then nobody can log in. */
+    /**
+     * The operators of {@code claimguard.explorer.users}; none by default, and then nobody can log in. Checked before
+     * the context starts ({@link OperatorsCheck}); checked again here for a context made without that initializer.
+     */
     @Bean
     UserDetailsService operators(ExplorerProperties explorer) {
-        List<UserDetails> users = new ArrayList<>();
-        Set<String> names = new HashSet<>();
-        for (ExplorerProperties.User user : explorer.users()) {
-            users.add(operator(user, names));
-        }
-        if (explorer.enabled() && users.isEmpty()) {
-            throw new IllegalStateException("claimguard.explorer.enabled is true but claimguard.explorer.users names "
-                    + "nobody: nobody could log in. Add a user (name and a {bcrypt} hash from 'claimguard hash-password')");
-        }
-        return new InMemoryUserDetailsManager(users);
-    }
-
-    static UserDetails operator(ExplorerProperties.User user, Set<String> namesSoFar) {
-        if (user.name() == null || user.name().isBlank()) {
-            throw new IllegalStateException("a claimguard.explorer.users entry has no name");
-        }
-        String hash = user.password();
-        if (hash == null || !hash.matches("\\{[a-z0-9_-]+}.+") || hash.startsWith("{noop}")) {
-            throw new IllegalStateException("claimguard.explorer.users entry " + user.name() + ": the password must be a "
-                    + "hash with its encoder id, e.g. {bcrypt}$2a$10$... (make one with 'claimguard hash-password'); "
-                    + "plain text and {noop} are refused");
-        }
-        if (!namesSoFar.add(user.name())) {
-            throw new IllegalStateException("claimguard.explorer.users names " + user.name() + " twice");
-        }
-        return User.withUsername(user.name()).password(hash).roles("OPERATOR").build();
+        return new InMemoryUserDetailsManager(Operators.users(explorer));
     }
 
     @Bean
