@@ -1,10 +1,20 @@
 package io.claimguard.explorer;
 
+import io.claimguard.explorer.login.LoginThrottle;
+import io.claimguard.explorer.login.LoginThrottledException;
+import io.claimguard.explorer.login.LoginThrottleProperties;
+import io.claimguard.explorer.login.ThrottledLogins;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
-import org.springframework.security.config.Customizer;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.authentication.AuthenticationManager;
+import org.springframework.security.authentication.ProviderManager;
+import org.springframework.security.authentication.dao.DaoAuthenticationProvider;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.annotation.web.configurers.HeadersConfigurer;
@@ -13,7 +23,11 @@ import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.AuthenticationFailureHandler;
+import org.springframework.security.web.authentication.SimpleUrlAuthenticationFailureHandler;
+import org.springframework.security.web.authentication.www.BasicAuthenticationEntryPoint;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
 
 /**
@@ -22,9 +36,11 @@ import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWrite
  * <p><b>Actuator</b> ({@code /actuator/**}, HTTP Basic, no session): health (status only), liveness and readiness are
  * open for probes, {@code prometheus} too unless {@code claimguard.management.prometheus-public=false}; everything
  * else (health details and components, {@code camelroutes}, {@code metrics}, {@code claimguard}, {@code info}) needs
- * an operator's login. <b>Everything else</b> is the audit explorer: a form login, then read-only pages; when the
- * explorer is off every such path is refused. Every answer carries a strict Content-Security-Policy (no script at
- * all, styles only from the jar) and may not be framed.
+ * an operator's login. <b>Everything else</b> is the audit explorer: a form login, then read-only pages; when the explorer is off every
+ * such path is refused. Both logins go through the {@link LoginThrottle}: a throttled attempt is refused before its
+ * password is checked, with 429 and {@code Retry-After} (HTTP Basic) or the login page saying how long to wait
+ * (form). Every answer carries a strict Content-Security-Policy (no script at all, styles only from the jar) and may
+ * not be framed.
  */
 @Configuration(proxyBeanMethods = false)
 public class WebSecurity {
@@ -50,9 +66,16 @@ public class WebSecurity {
         return new InMemoryUserDetailsManager(Operators.users(explorer));
     }
 
+    /** The login throttle both chains share: failures by form and by HTTP Basic count together. */
+    @Bean
+    LoginThrottle loginThrottle(LoginThrottleProperties settings, MeterRegistry registry) {
+        return new LoginThrottle(settings, registry, Clock.systemUTC());
+    }
+
     @Bean
     @Order(1)
-    SecurityFilterChain actuator(HttpSecurity http, ManagementProperties management) throws Exception {
+    SecurityFilterChain actuator(HttpSecurity http, ManagementProperties management, UserDetailsService operators,
+            PasswordEncoder passwords, LoginThrottle throttle) throws Exception {
         http.securityMatcher("/actuator/**")
                 .authorizeHttpRequests(requests -> {
                     requests.requestMatchers(HttpMethod.GET, "/actuator/health", "/actuator/health/liveness",
@@ -62,7 +85,8 @@ public class WebSecurity {
                     }
                     requests.anyRequest().authenticated();
                 })
-                .httpBasic(Customizer.withDefaults())
+                .authenticationManager(logins(operators, passwords, throttle, LoginThrottle.Method.BASIC))
+                .httpBasic(basic -> basic.authenticationEntryPoint(basicEntryPoint()))
                 // no session and no cookie: a request carries its credentials, so there is nothing to forge
                 .csrf(AbstractHttpConfigurer::disable)
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
@@ -72,14 +96,17 @@ public class WebSecurity {
 
     @Bean
     @Order(2)
-    SecurityFilterChain explorer(HttpSecurity http, ExplorerProperties explorer) throws Exception {
+    SecurityFilterChain explorer(HttpSecurity http, ExplorerProperties explorer, UserDetailsService operators,
+            PasswordEncoder passwords, LoginThrottle throttle) throws Exception {
         if (explorer.enabled()) {
             http.authorizeHttpRequests(requests -> requests
                             .requestMatchers(HttpMethod.GET, LOGIN_PAGE, STYLESHEET).permitAll()
                             .requestMatchers("/error").permitAll()
                             .requestMatchers(HttpMethod.GET, "/explorer", "/explorer/**").authenticated()
                             .anyRequest().denyAll())
-                    .formLogin(login -> login.loginPage(LOGIN_PAGE).defaultSuccessUrl("/explorer", false).permitAll())
+                    .authenticationManager(logins(operators, passwords, throttle, LoginThrottle.Method.FORM))
+                    .formLogin(login -> login.loginPage(LOGIN_PAGE).defaultSuccessUrl("/explorer", false)
+                            .failureHandler(formFailure()).permitAll())
                     .logout(logout -> logout.logoutSuccessUrl(LOGIN_PAGE + "?logout"));
         } else {
             // the error page renders the status of a refused actuator request (401, not 403 for the error dispatch)
@@ -87,6 +114,40 @@ public class WebSecurity {
         }
         http.headers(WebSecurity::strictHeaders);
         return http.build();
+    }
+
+    /** The operators' password check behind the login throttle, for one way of logging in. */
+    private static AuthenticationManager logins(UserDetailsService operators, PasswordEncoder passwords,
+            LoginThrottle throttle, LoginThrottle.Method method) {
+        DaoAuthenticationProvider checker = new DaoAuthenticationProvider(operators);
+        checker.setPasswordEncoder(passwords);
+        return new ProviderManager(new ThrottledLogins(checker, throttle, method));
+    }
+
+    /** A wrong password shows the login page with its error; a throttled attempt the page that says how long to wait. */
+    private static AuthenticationFailureHandler formFailure() {
+        SimpleUrlAuthenticationFailureHandler wrong = new SimpleUrlAuthenticationFailureHandler(LOGIN_PAGE + "?error");
+        return (request, response, failure) -> {
+            if (failure instanceof LoginThrottledException throttled) {
+                response.sendRedirect(request.getContextPath() + LOGIN_PAGE + "?throttled=" + throttled.retryAfterSeconds());
+            } else {
+                wrong.onAuthenticationFailure(request, response, failure);
+            }
+        };
+    }
+
+    /** No or wrong credentials: 401 asking for HTTP Basic; a throttled attempt: 429 with {@code Retry-After}. */
+    private static AuthenticationEntryPoint basicEntryPoint() {
+        BasicAuthenticationEntryPoint basic = new BasicAuthenticationEntryPoint();
+        basic.setRealmName("Realm");
+        return (request, response, failure) -> {
+            if (failure instanceof LoginThrottledException throttled) {
+                response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(throttled.retryAfterSeconds()));
+                response.sendError(HttpStatus.TOO_MANY_REQUESTS.value(), failure.getMessage());
+            } else {
+                basic.commence(request, response, failure);
+            }
+        };
     }
 
     private static void strictHeaders(HeadersConfigurer<HttpSecurity> headers) {
