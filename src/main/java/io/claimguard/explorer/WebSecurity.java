@@ -5,10 +5,22 @@ import io.claimguard.explorer.login.LoginThrottledException;
 import io.claimguard.explorer.login.LoginThrottleProperties;
 import io.claimguard.explorer.login.ThrottledLogins;
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointWebExtension;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointProperties;
+import org.springframework.boot.health.registry.HealthContributorRegistry;
+import org.springframework.boot.health.registry.ReactiveHealthContributorRegistry;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
@@ -28,7 +40,9 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AuthenticationFailureHandler;
 import org.springframework.security.web.authentication.SimpleUrlAuthenticationFailureHandler;
 import org.springframework.security.web.authentication.www.BasicAuthenticationEntryPoint;
+import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
+import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Who may see what on the management port, ClaimGuard's one HTTP port.
@@ -36,7 +50,8 @@ import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWrite
  * <p><b>Actuator</b> ({@code /actuator/**}, HTTP Basic, no session): health (status only), liveness and readiness are
  * open for probes, {@code prometheus} too unless {@code claimguard.management.prometheus-public=false}; everything
  * else (health details and components, {@code camelroutes}, {@code metrics}, {@code claimguard}, {@code info}) needs
- * an operator's login. <b>Everything else</b> is the audit explorer: a form login, then read-only pages; when the explorer is off every
+ * an operator's login. It takes no write (405) unless {@code management.endpoint.camelroutes.read-only=false}.
+ * <b>Everything else</b> is the audit explorer: a form login, then read-only pages; when the explorer is off every
  * such path is refused. Both logins go through the {@link LoginThrottle}: a throttled attempt is refused before its
  * password is checked, with 429 and {@code Retry-After} (HTTP Basic) or the login page saying how long to wait
  * (form). Every answer carries a strict Content-Security-Policy (no script at all, styles only from the jar) and may
@@ -72,10 +87,22 @@ public class WebSecurity {
         return new LoginThrottle(settings, registry, Clock.systemUTC());
     }
 
+    /**
+     * Boot's health answer, except that the group names (liveness, readiness) are shown only with the components: to
+     * anyone without a login, {@code /actuator/health} is the status alone, {@code {"status":"UP"}}.
+     */
+    @Bean
+    HealthEndpointWebExtension healthEndpointWebExtension(HealthContributorRegistry registry,
+            ObjectProvider<ReactiveHealthContributorRegistry> reactiveRegistry, HealthEndpointGroups groups,
+            HealthEndpointProperties properties) {
+        return new StatusOnlyHealth(registry, reactiveRegistry.getIfAvailable(), groups,
+                properties.getLogging().getSlowIndicatorThreshold());
+    }
+
     @Bean
     @Order(1)
     SecurityFilterChain actuator(HttpSecurity http, ManagementProperties management, UserDetailsService operators,
-            PasswordEncoder passwords, LoginThrottle throttle) throws Exception {
+            PasswordEncoder passwords, LoginThrottle throttle, Environment environment) throws Exception {
         http.securityMatcher("/actuator/**")
                 .authorizeHttpRequests(requests -> {
                     requests.requestMatchers(HttpMethod.GET, "/actuator/health", "/actuator/health/liveness",
@@ -91,6 +118,9 @@ public class WebSecurity {
                 .csrf(AbstractHttpConfigurer::disable)
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .headers(WebSecurity::strictHeaders);
+        if (environment.getProperty("management.endpoint.camelroutes.read-only", Boolean.class, true)) {
+            http.addFilterBefore(new ReadOnlyActuator(), BasicAuthenticationFilter.class);
+        }
         return http.build();
     }
 
@@ -148,6 +178,25 @@ public class WebSecurity {
                 basic.commence(request, response, failure);
             }
         };
+    }
+
+    /**
+     * The actuator while it takes no write: a POST, PUT, PATCH or DELETE answers 405 with {@code Allow: GET, HEAD},
+     * before any login is asked for or checked, and never reaches an endpoint (Camel's route operations would refuse
+     * it with a 500 and an ERROR stack trace).
+     */
+    static final class ReadOnlyActuator extends OncePerRequestFilter {
+
+        @Override
+        protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                throws ServletException, IOException {
+            if (HttpMethod.GET.matches(request.getMethod()) || HttpMethod.HEAD.matches(request.getMethod())) {
+                chain.doFilter(request, response);
+                return;
+            }
+            response.setHeader(HttpHeaders.ALLOW, "GET, HEAD");
+            response.sendError(HttpStatus.METHOD_NOT_ALLOWED.value(), "the actuator takes no write here");
+        }
     }
 
     private static void strictHeaders(HeadersConfigurer<HttpSecurity> headers) {
