@@ -136,8 +136,9 @@ class ExplorerBrowserIT extends ServiceTestSupport {
         }
         assertThat(browser.getCurrentUrl()).contains("/login?throttled=");
         assertThat(text("login-throttled")).matches("Too many failed logins for this name or from this address: "
-                + "wait [1-6] seconds, then try again\\.");
+                + "wait ([1-9]|10) seconds, then try again\\.");
         assertThat(browser.findElement(By.id("username")).isDisplayed()).as("the form is still there").isTrue();
+        screenshot("login-throttled");
     }
 
     @Test

@@ -126,8 +126,8 @@ abstract class ServiceTestSupport {
         registry.add("claimguard.explorer.users[1].password",
                 () -> "{bcrypt}" + new BCryptPasswordEncoder(4).encode(SECOND_PASSWORD));
         // the login throttle with short waits, and a per-name limit a test reaches from three addresses
-        registry.add("claimguard.explorer.login-throttle.delay", () -> "3s");
-        registry.add("claimguard.explorer.login-throttle.max-delay", () -> "6s");
+        registry.add("claimguard.explorer.login-throttle.delay", () -> "5s");
+        registry.add("claimguard.explorer.login-throttle.max-delay", () -> "10s");
         registry.add("claimguard.explorer.login-throttle.max-failures-per-name", () -> "12");
         // as behind a TLS-terminating proxy on this host: 127.0.0.1 may forward the client's address and scheme
         // (X-Forwarded-For, X-Forwarded-Proto); any other client's such headers are ignored

@@ -16,12 +16,8 @@ class FailedLoginsTest {
     @DisplayName("Scenario: The wait doubles with each failure past the limit, up to its cap, and starts again after a quiet window")
     void waitDoublesUpToTheCap() {
         long now = 1_000_000;
-        FailedLogins key = FailedLogins.NONE;
-        for (int i = 0; i < 4; i++) {
-            key = fail(key, now);
-            assertThat(key.waitMillis(now, LIMIT)).as("failure %d", i + 1).isZero();
-        }
-        key = fail(key, now);
+        assertThat(failedTimes(4, now).waitMillis(now, LIMIT)).as("four failures").isZero();
+        FailedLogins key = failedTimes(5, now);
         assertThat(key.waitMillis(now, LIMIT)).as("the fifth failure throttles").isEqualTo(30_000);
         assertThat(key.waitMillis(now + 29_999, LIMIT)).isEqualTo(1);
 
@@ -41,7 +37,7 @@ class FailedLoginsTest {
         for (int i = 0; i < 5; i++) {
             key = fail(key, at);
         }
-        assertThat(key.waitMillis(at, LIMIT)).isEqualTo(30_000);
+        assertThat(key.waitMillis(at, LIMIT)).as("throttled anew, from the first wait").isEqualTo(30_000);
 
         // failures spread wider than the window never throttle: only five within it do
         FailedLogins slow = FailedLogins.NONE;
@@ -51,10 +47,7 @@ class FailedLoginsTest {
         }
 
         // an operator who logs in forgets the failures of the name; an address keeps them
-        FailedLogins four = FailedLogins.NONE;
-        for (int i = 0; i < 4; i++) {
-            four = fail(four, now);
-        }
+        FailedLogins four = failedTimes(4, now);
         assertThat(fail(four.checkingOne(now, LIMIT).succeeded(now, LIMIT, true), now).waitMillis(now, LIMIT)).isZero();
         assertThat(fail(four.checkingOne(now, LIMIT).succeeded(now, LIMIT, false), now).waitMillis(now, LIMIT))
                 .isEqualTo(30_000);
@@ -82,11 +75,20 @@ class FailedLoginsTest {
         key = key.checkingOne(later, LIMIT);
         assertThat(key.waitMillis(later, LIMIT)).isEqualTo(FailedLogins.CHECKING_WAIT_MILLIS);
         // with three failures, two may be checked at once
-        FailedLogins three = fail(fail(fail(FailedLogins.NONE, now), now), now);
+        FailedLogins three = failedTimes(3, now);
         three = three.checkingOne(now, LIMIT).checkingOne(now, LIMIT);
         assertThat(three.waitMillis(now, LIMIT)).isEqualTo(FailedLogins.CHECKING_WAIT_MILLIS);
         assertThat(three.checking()).isEqualTo(2);
         assertThat(three.failed(now, LIMIT).failed(now, LIMIT).waitMillis(now, LIMIT)).isEqualTo(30_000);
+    }
+
+    /** A key that failed {@code times} times at {@code at}. */
+    private static FailedLogins failedTimes(int times, long at) {
+        FailedLogins key = FailedLogins.NONE;
+        for (int i = 0; i < times; i++) {
+            key = fail(key, at);
+        }
+        return key;
     }
 
     private static FailedLogins fail(FailedLogins key, long at) {
