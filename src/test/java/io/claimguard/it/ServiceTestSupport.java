@@ -43,6 +43,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jms.core.JmsTemplate;
+import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.json.JsonMapper;
@@ -74,6 +75,12 @@ abstract class ServiceTestSupport {
     static final Path CHECKPOINTS = CHECKPOINT_HOME.resolve("checkpoints");
     static final Path CHECKPOINT_KEY = signingKey(CHECKPOINT_HOME.resolve("checkpoint.key"));
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /**
+     * A second operator, for the login throttling tests: they throttle this one, never {@link TestOperator}, whose
+     * login every other test uses.
+     */
+    static final String SECOND_OPERATOR = "second-operator";
+    static final String SECOND_PASSWORD = "second-operator-password";
 
     /** Queries go straight to the database, not through the proxy, so that they work during an outage. */
     static final JdbcTemplate SQL = new JdbcTemplate(new DriverManagerDataSource(
@@ -115,6 +122,17 @@ abstract class ServiceTestSupport {
         registry.add("claimguard.explorer.enabled", () -> "true");
         registry.add("claimguard.explorer.page-size", () -> "10");
         TestOperator.properties().forEach((name, value) -> registry.add(name, () -> value));
+        registry.add("claimguard.explorer.users[1].name", () -> SECOND_OPERATOR);
+        registry.add("claimguard.explorer.users[1].password",
+                () -> "{bcrypt}" + new BCryptPasswordEncoder(4).encode(SECOND_PASSWORD));
+        // the login throttle with short waits, and a per-name limit a test reaches from three addresses
+        registry.add("claimguard.explorer.login-throttle.delay", () -> "5s");
+        registry.add("claimguard.explorer.login-throttle.max-delay", () -> "10s");
+        registry.add("claimguard.explorer.login-throttle.max-failures-per-name", () -> "12");
+        // as behind a TLS-terminating proxy on this host: 127.0.0.1 may forward the client's address and scheme
+        // (X-Forwarded-For, X-Forwarded-Proto); any other client's such headers are ignored
+        registry.add("server.forward-headers-strategy", () -> "native");
+        registry.add("server.tomcat.remoteip.internal-proxies", () -> "127\\.0\\.0\\.1");
     }
 
     // ---- inputs
