@@ -19,7 +19,8 @@ import java.util.List;
 public final class LoginPrivileges {
 
     /**
-     * One row per privilege found, the most telling first. {@code pg_has_role(..., 'MEMBER')} is true for the login
+     * One row per privilege found, the most telling first; a superuser only as that. {@code pg_has_role(..., 'MEMBER')}
+     * is true for the login
      * itself and every role it is a member of, directly or not: exactly the roles it may SET ROLE to (PostgreSQL 15;
      * from 16 on a membership can withhold SET, so this asks about more roles than SET ROLE reaches, never fewer).
      * {@code has_table_privilege} counts grants to PUBLIC and the predefined role {@code pg_write_all_data}.
@@ -29,6 +30,9 @@ public final class LoginPrivileges {
                 SELECT r.oid, r.rolname, r.rolsuper, r.rolcreaterole
                 FROM pg_catalog.pg_roles AS r
                 WHERE pg_catalog.pg_has_role(session_user, r.oid, 'MEMBER')
+                  -- a superuser is a member of every role; that it is a superuser says it all
+                  AND (r.rolname = session_user
+                       OR NOT (SELECT s.rolsuper FROM pg_catalog.pg_roles AS s WHERE s.rolname = session_user))
             ), audit_table AS (
                 SELECT c.oid, c.relowner, pg_catalog.format('%I.%I', n.nspname, c.relname) AS name
                 FROM pg_catalog.pg_class AS c
