@@ -126,13 +126,20 @@ public record ClaimGuardProperties(
     }
 
     /**
-     * How the service uses PostgreSQL.
+     * How the service uses PostgreSQL: {@code spring.datasource.*} is the login it is given, {@code spring.flyway.*}
+     * the one that migrates (by default the same). The service's own connections (its pool and the explorer's) use a
+     * runtime login that can add audit rows but never change or remove them; see {@link RuntimeLogin}.
      *
-     * @param runtimeRole the role every runtime connection takes with {@code SET ROLE} (exact name, case-sensitive),
-     *     so that the service can add audit rows but not change or remove them; blank to keep the login's own
-     *     privileges. Migrations run on Flyway's own connection and are not affected.
+     * @param runtimeRole the role every runtime connection takes with {@code SET ROLE} (exact name, case-sensitive);
+     *     blank to keep the runtime login's own privileges. Migrations run on Flyway's own connection and are not
+     *     affected.
+     * @param runtimeLogin the login ClaimGuard makes (or brings up to date) and connects as when the login it is given
+     *     is privileged (a superuser, or able to change audit rows); blank: ClaimGuard makes none, and a privileged
+     *     login is refused unless {@code allowPrivilegedLogin}
+     * @param allowPrivilegedLogin for a trial only: run on a privileged login as it is (acting as the runtime role),
+     *     saying so at WARN at every start, instead of making a runtime login or refusing to start
      */
-    public record Database(String runtimeRole) {
+    public record Database(String runtimeRole, String runtimeLogin, boolean allowPrivilegedLogin) {
     }
 
     /**

@@ -25,8 +25,8 @@ final class Architecture {
      * finds an input's row by the service's own definition. {@code merkle} is plain Java like {@code domain}: the RFC
      * 6962 tree, which uses nothing of the service. {@code checkpoint} (signed checkpoints and receipts over the seals)
      * builds the tree over {@code seal}'s hashes; the command line and the status facts read it. The audit
-     * {@code explorer} (read-only pages and the web login) reads the tables itself and takes only a row's seal check from
-     * {@code seal}. The application class at the root wires it all and is not a layer.
+     * {@code explorer} (read-only pages and the web login) reads the tables itself, as the runtime login {@code config} chose
+     * at start, and takes only a row's seal check from {@code seal}. The application class at the root wires it all and is not a layer.
      */
     static ArchRule layers(String root) {
         return layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -63,7 +63,7 @@ final class Architecture {
                         "config", "domain")
                 .whereLayer("merkle").mayNotAccessAnyLayer()
                 .whereLayer("checkpoint").mayOnlyAccessLayers("seal", "merkle", "pipeline", "config")
-                .whereLayer("explorer").mayOnlyAccessLayers("seal");
+                .whereLayer("explorer").mayOnlyAccessLayers("seal", "config");
     }
 
     /** No package uses one that uses it back, however long the way round. */
