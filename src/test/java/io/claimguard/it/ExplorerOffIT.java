@@ -48,7 +48,6 @@ class ExplorerOffIT {
                 "claimguard.file.inbox", work.resolve("inbox").toString(),
                 "claimguard.file.outbox", work.resolve("outbox").toString(),
                 "claimguard.broker.data-directory", work.resolve("artemis").toString(),
-                "claimguard.result-signing.generated-key", work.resolve("keys/result-signing.key").toString(),
                 "claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + FreePort.onLoopback(),
                 "claimguard.management.port", Integer.toString(port),
                 "claimguard.management.address", "127.0.0.1",

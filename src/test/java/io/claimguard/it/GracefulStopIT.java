@@ -57,7 +57,6 @@ class GracefulStopIT {
                 Map.entry("claimguard.file.inbox", inbox.toString()),
                 Map.entry("claimguard.file.outbox", work.resolve("outbox").toString()),
                 Map.entry("claimguard.broker.data-directory", work.resolve("artemis").toString()),
-                Map.entry("claimguard.result-signing.generated-key", work.resolve("keys/result-signing.key").toString()),
                 Map.entry("claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + FreePort.onLoopback()),
                 Map.entry("claimguard.management.port", Integer.toString(managementPort))),
                 work, managementPort);
