@@ -18,8 +18,8 @@ class ResultSigningConfiguration {
     ResultSignatures.Signer resultSigner(ResultSigningProperties settings) {
         ResultSigningKey signing = ResultSigningKey.load(settings);
         ResultSignatures.Signer signer = new ResultSignatures.Signer(signing.key());
-        LOG.info("signing effective results with Ed25519 key id {} ({} key {}); consumers verify with the public key {}"
-                        + " (verifier key {})", signer.keyId(), signing.origin(), signing.file().toAbsolutePath(),
+        LOG.info("signing effective results with Ed25519 key id {} from {} ({}); consumers verify with the public key {}"
+                        + " (verifier key {})", signer.keyId(), signing.file().toAbsolutePath(), signing.origin(),
                 signing.publicKeyFile() == null
                         ? "(none beside the key file: give consumers the verifier key, or claimguard keygen's .pub file)"
                         : signing.publicKeyFile().toAbsolutePath(),

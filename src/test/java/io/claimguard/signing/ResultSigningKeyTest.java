@@ -54,7 +54,7 @@ class ResultSigningKeyTest {
         assertThat(Files.getPosixFilePermissions(keyFile)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
         assertThat(ResultSignatures.keyId(Ed25519Keys.readPublicKey(publicFile))).isEqualTo(first.keyId());
         assertThat(data.resolve("keys").toFile().list()).containsExactlyInAnyOrder("result-signing.key", "result-signing.key.pub");
-        assertThat(lastLine()).contains("key id " + first.keyId(), "generated now key " + keyFile.toAbsolutePath(),
+        assertThat(lastLine()).contains("key id " + first.keyId(), "from " + keyFile.toAbsolutePath() + " (generated now)",
                 "public key " + publicFile.toAbsolutePath(), "verifier key claimguard-results+" + first.keyId() + "+");
         byte[] keyBytes = Files.readAllBytes(keyFile);
 
@@ -91,7 +91,7 @@ class ResultSigningKeyTest {
 
         assertThat(signer.keyId()).isEqualTo(ResultSignatures.keyId(Ed25519Keys.readPublicKey(Ed25519Keys.publicKeyFile(configured))));
         assertThat(Files.exists(generated)).as("no key generated beside a configured one").isFalse();
-        assertThat(lastLine()).contains("configured key " + configured.toAbsolutePath(),
+        assertThat(lastLine()).contains("from " + configured.toAbsolutePath() + " (configured)",
                 "public key " + Ed25519Keys.publicKeyFile(configured).toAbsolutePath());
 
         Path missing = folder.resolve("not-mounted.key");
