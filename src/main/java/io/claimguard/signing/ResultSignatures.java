@@ -6,8 +6,10 @@ import io.claimguard.pipeline.SignedResult;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
 import java.security.PublicKey;
+import java.security.interfaces.EdECPrivateKey;
 import java.util.Base64;
 import java.util.HexFormat;
+import org.bouncycastle.math.ec.rfc8032.Ed25519;
 
 /**
  * Ed25519 signatures of effective results, in plain Java: what the service signs, and the key id that names the key.
@@ -20,7 +22,7 @@ public final class ResultSignatures {
     /** The name every result-signing key goes by in its key id (a checkpoint key goes by the checkpoint's origin). */
     public static final String KEY_NAME = "claimguard-results";
     /** An Ed25519 signature is 64 bytes. */
-    static final int SIGNATURE_BYTES = 64;
+    static final int SIGNATURE_BYTES = Ed25519.SIGNATURE_SIZE;
 
     private ResultSignatures() {
     }
@@ -35,14 +37,22 @@ public final class ResultSignatures {
         return Ed25519Keys.verifierKey(KEY_NAME, key);
     }
 
-    /** Signs results with one key; safe for any number of threads at once (each signature is made on its own). */
+    /**
+     * Signs results with one key; safe for any number of threads at once (each signature is made on its own, with no
+     * lock). The signature is RFC 8032's Ed25519, made with Bouncy Castle's implementation: the same 64 bytes as
+     * {@code java.security}'s (Ed25519 is deterministic), which verifies them everywhere, in a tenth of the time on
+     * Java 17 (see the archived design {@code 2026-12-04-signed-results}). Keys are read and checked with
+     * {@code java.security} ({@link Ed25519Keys}).
+     */
     public static final class Signer {
 
-        private final PrivateKey privateKey;
+        private final byte[] seed;
+        private final byte[] publicKey;
         private final String keyId;
 
         public Signer(Ed25519Keys.SigningKey key) {
-            this.privateKey = key.privateKey();
+            this.seed = seed(key.privateKey());
+            this.publicKey = Ed25519Keys.raw(key.publicKey());
             this.keyId = ResultSignatures.keyId(key.publicKey());
         }
 
@@ -61,8 +71,18 @@ public final class ResultSignatures {
                 throw new IllegalArgumentException("the result holds a lone surrogate, whose UTF-8 bytes would not read"
                         + " back as its text: write it with EffectiveResult.toJson");
             }
-            return new SignedResult(resultJson, bytes, keyId,
-                    Base64.getEncoder().encodeToString(Ed25519Keys.sign(privateKey, bytes)));
+            byte[] signature = new byte[Ed25519.SIGNATURE_SIZE];
+            Ed25519.sign(seed, 0, publicKey, 0, bytes, 0, bytes.length, signature, 0);
+            return new SignedResult(resultJson, bytes, keyId, Base64.getEncoder().encodeToString(signature));
+        }
+
+        /** The private key's 32-byte seed, as RFC 8032 defines the private key. */
+        private static byte[] seed(PrivateKey key) {
+            if (key instanceof EdECPrivateKey edwards && edwards.getBytes().isPresent()
+                    && edwards.getBytes().get().length == Ed25519.SECRET_KEY_SIZE) {
+                return edwards.getBytes().get();
+            }
+            throw new IllegalArgumentException("not an Ed25519 private key: " + key.getAlgorithm());
         }
     }
 }

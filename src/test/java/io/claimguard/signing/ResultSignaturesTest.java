@@ -50,6 +50,8 @@ class ResultSignaturesTest {
         byte[] signature = Base64.getDecoder().decode(signed.signature());
         assertThat(signature).hasSize(64);
         assertThat(Ed25519Keys.verifies(pair.getPublic(), signed.bytes(), signature)).isTrue();
+        // RFC 8032 is deterministic: Bouncy Castle's signature is byte for byte java.security's
+        assertThat(signature).isEqualTo(Ed25519Keys.sign(pair.getPrivate(), signed.bytes()));
         // deterministic: a duplicate's result, sent again, carries the same signature
         assertThat(signer.sign(result).signature()).isEqualTo(signed.signature());
 
