@@ -21,8 +21,7 @@ import org.springframework.stereotype.Component;
 /**
  * The file drop: every settled {@code *.json} file in the inbox is one input ({@link SettledFileFilter}). Once its audit rows are committed
  * and its result forwarded, the result is also written to the outbox, its signature beside it first, and the file
- * moves to {@code .done/}; once a
- * rejected or failed file's dead_letter row is committed, it moves to {@code .error/} with its reason beside it; a
+ * moves to {@code .done/}; once a rejected or failed file's dead_letter row is committed, it moves to {@code .error/} with its reason beside it; a
  * name already taken there gets a number ({@link InboxFileDisposal}). On any other failure it stays
  * in the inbox and is tried again at the next poll. Files are processed {@code claimguard.file.concurrency} at a
  * time, so that their audit rows share database transactions; each file moves when its own exchange completes. With

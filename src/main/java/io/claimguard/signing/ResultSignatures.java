@@ -12,7 +12,7 @@ import java.util.HexFormat;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
 
 /**
- * Ed25519 signatures of effective results, in plain Java: what the service signs, and the key id that names the key.
+ * Ed25519 signatures of effective results, without a framework: what the service signs, and the key id that names the key.
  * The signed bytes are the result's UTF-8 bytes exactly as sent; the key id is the C2SP signed-note key id the signed
  * checkpoints use (the first 4 bytes of SHA-256 of the key's name, a line feed, the signature type 0x01 and the raw
  * 32-byte key), under the name {@value #KEY_NAME}, written as 8 lower-case hexadecimal digits.
@@ -66,11 +66,11 @@ public final class ResultSignatures {
          * bytes of a Kafka record or a file check the same bytes. Text that would not (a lone surrogate) is refused.
          */
         public SignedResult sign(String resultJson) {
-            byte[] bytes = resultJson.getBytes(StandardCharsets.UTF_8);
             if (!EffectiveResult.isWellFormed(resultJson)) {
                 throw new IllegalArgumentException("the result holds a lone surrogate, whose UTF-8 bytes would not read"
                         + " back as its text: write it with EffectiveResult.toJson");
             }
+            byte[] bytes = resultJson.getBytes(StandardCharsets.UTF_8);
             byte[] signature = new byte[Ed25519.SIGNATURE_SIZE];
             Ed25519.sign(seed, 0, publicKey, 0, bytes, 0, bytes.length, signature, 0);
             return new SignedResult(resultJson, bytes, keyId, Base64.getEncoder().encodeToString(signature));

@@ -10,7 +10,9 @@ import io.claimguard.pipeline.SignedResult;
 import io.claimguard.signing.ResultSignatures;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
+import java.security.PrivateKey;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -39,6 +41,7 @@ public class EnvelopePipelineBenchmark {
     private EnvelopeReader reader;
     private byte[] envelope;
     private ResultSignatures.Signer signer;
+    private PrivateKey privateKey;
     private String result;
 
     @Setup
@@ -55,6 +58,7 @@ public class EnvelopePipelineBenchmark {
         }
         KeyPair pair = Ed25519Keys.generate();
         signer = new ResultSignatures.Signer(new Ed25519Keys.SigningKey(pair.getPrivate(), pair.getPublic()));
+        privateKey = pair.getPrivate();
         result = EffectiveResult.toJson(verification, 42L);
         System.out.println("envelope " + ENVELOPE + ": " + envelope.length + " bytes, " + claimChecks + " claim checks, effective result "
                 + EffectiveResult.toJson(verification, 42L).length() + " chars");
@@ -77,5 +81,11 @@ public class EnvelopePipelineBenchmark {
     @Benchmark
     public SignedResult sign() {
         return signer.sign(result);
+    }
+
+    /** The same signature with Java 17's own Ed25519 ({@code java.security}), which the service does not use for it. */
+    @Benchmark
+    public byte[] signWithJavaSecurity() {
+        return Ed25519Keys.sign(privateKey, result.getBytes(StandardCharsets.UTF_8));
     }
 }
