@@ -23,9 +23,10 @@ import tools.jackson.databind.JsonNode;
 @Command(name = "consume", mixinStandardHelpOptions = true,
         description = {
             "Take results off a queue (the output queue by default) and print them as JSON lines.",
-            "Each message's body is printed as it was sent, one per line; a body that holds a line break is written again compactly (a body that is not JSON then becomes one JSON string). Each message is taken in a transaction committed only after its line is written and flushed: a consumer that dies loses nothing, at worst it prints a message again. A summary line goes to standard error.",
+            "Each message's body is printed as it was sent, one per line; a body that holds a line break is written again compactly (a body that is not JSON then becomes one JSON string). With --with-properties each message is printed as browse prints it instead, its properties (the signature among them) beside its body: the lines verify-result reads. Each message is taken in a transaction committed only after its line is written and flushed: a consumer that dies loses nothing, at worst it prints a message again. A summary line goes to standard error.",
             "Stops after --max messages, or when none came for --wait; with --follow it runs until SIGINT or SIGTERM and then exits with 0."},
-        footer = {"", "Example: claimguard consume --wait 5s | jq -c '{request_id, verdict}'"})
+        footer = {"", "Example: claimguard consume --wait 5s | jq -c '{request_id, verdict}'",
+            "         claimguard consume --with-properties | claimguard verify-result --public-key result-signing.key.pub -"})
 final class ConsumeCommand implements Callable<Integer> {
 
     /** How often a --follow loop looks whether it was asked to stop. */
@@ -46,6 +47,10 @@ final class ConsumeCommand implements Callable<Integer> {
 
     @Option(names = "--follow", description = "keep taking messages until SIGINT or SIGTERM (--wait does not apply)")
     private boolean follow;
+
+    @Option(names = "--with-properties", description = "print each message as browse does: {message_id, timestamp,"
+            + " properties, body_encoding, body}, the body as sent; what verify-result reads")
+    private boolean withProperties;
 
     private int max = Integer.MAX_VALUE;
     private Duration wait;
@@ -104,7 +109,7 @@ final class ConsumeCommand implements Callable<Integer> {
                     }
                     break;
                 }
-                out.println(line(message));
+                out.println(withProperties ? JsonLines.line(JsonLines.describe(message)) : line(message));
                 // checkError flushes: the message is committed (gone from the queue) only once its line is out
                 if (out.checkError()) {
                     session.rollback();
@@ -128,7 +133,7 @@ final class ConsumeCommand implements Callable<Integer> {
             byte[] bytes = JsonLines.bytes(message);
             text = bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
         }
-        if (text.indexOf('\n') < 0 && text.indexOf('\r') < 0) {
+        if (JsonLines.isOneLine(text)) {
             return text;
         }
         JsonNode json = JsonLines.parsed(text);

@@ -5,6 +5,8 @@ import io.claimguard.observe.PipelineObserver;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
+import io.claimguard.pipeline.SignedResult;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
@@ -18,8 +20,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The file drop: every settled {@code *.json} file in the inbox is one input ({@link SettledFileFilter}). Once its audit rows are committed
- * and its result forwarded, the result is also written to the outbox and the file moves to {@code .done/}; once a
- * rejected or failed file's dead_letter row is committed, it moves to {@code .error/} with its reason beside it; a
+ * and its result forwarded, the result is also written to the outbox, its signature beside it first, and the file
+ * moves to {@code .done/}; once a rejected or failed file's dead_letter row is committed, it moves to {@code .error/} with its reason beside it; a
  * name already taken there gets a number ({@link InboxFileDisposal}). On any other failure it stays
  * in the inbox and is tried again at the next poll. Files are processed {@code claimguard.file.concurrency} at a
  * time, so that their audit rows share database transactions; each file moves when its own exchange completes. With
@@ -73,6 +75,13 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
                 .choice()
                     .when(InputExchange.FORWARDED)
                         .process(FileIntakeRoute::nameResult)
+                        // the signature first, so that whoever sees the result file finds its signature beside it
+                        .process(FileIntakeRoute::signatureAsBody)
+                        .to(file("{{claimguard.file.outbox}}")
+                                .fileName("${exchangeProperty." + RESULT_NAME + "}" + SignedResult.SIDECAR_SUFFIX)
+                                .tempFileName(".${exchangeProperty." + RESULT_NAME + "}" + SignedResult.SIDECAR_SUFFIX + ".tmp")
+                                .fileExist("Override"))
+                        .process(FileIntakeRoute::resultAsBody)
                         .to(file("{{claimguard.file.outbox}}")
                                 .fileName("${exchangeProperty." + RESULT_NAME + "}")
                                 .tempFileName(".${exchangeProperty." + RESULT_NAME + "}.tmp")
@@ -96,6 +105,16 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
         // to the microsecond, as dead_letter keeps it: the reason file beside a set-aside file names the same time
         InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.FILE, name,
                 OffsetDateTime.now().truncatedTo(ChronoUnit.MICROS), payload == null ? new byte[0] : payload, null, null));
+    }
+
+    /** The sidecar file's content: the result's key id and signature. */
+    private static void signatureAsBody(Exchange exchange) {
+        exchange.getIn().setBody(InputExchange.signedResult(exchange).sidecar().getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** The outbox file's content: exactly the bytes the signature covers. */
+    private static void resultAsBody(Exchange exchange) {
+        exchange.getIn().setBody(InputExchange.signedResult(exchange).bytes());
     }
 
     private static void nameResult(Exchange exchange) {

@@ -105,7 +105,8 @@ class JmsIntakeIT extends ServiceTestSupport {
         @SuppressWarnings("unchecked")
         List<String> names = Collections.list((java.util.Enumeration<String>) result.getPropertyNames());
         assertThat(names).filteredOn(name -> !name.startsWith("JMSX"))
-                .containsExactlyInAnyOrder("ClaimGuardAuditId", "ClaimGuardRequestId", "ClaimGuardVerdict");
+                .containsExactlyInAnyOrder("ClaimGuardAuditId", "ClaimGuardRequestId", "ClaimGuardVerdict",
+                        "ClaimGuardSignatureKeyId", "ClaimGuardSignature");
         assertThat(result.getStringProperty("ClaimGuardVerdict")).isEqualTo("PASS");
     }
 

@@ -74,6 +74,12 @@ abstract class ServiceTestSupport {
     private static final Path CHECKPOINT_HOME = temporaryFolder("claimguard-it-checkpoints-");
     static final Path CHECKPOINTS = CHECKPOINT_HOME.resolve("checkpoints");
     static final Path CHECKPOINT_KEY = signingKey(CHECKPOINT_HOME.resolve("checkpoint.key"));
+    /**
+     * The service signs its results with a key it generates on its first start (no key is configured, as by default),
+     * here; the public key beside it is what consumers verify with. Outside {@link #WORK} too.
+     */
+    static final Path RESULT_SIGNING_KEY = CHECKPOINT_HOME.resolve("keys").resolve("result-signing.key");
+    static final Path RESULT_SIGNING_PUBLIC_KEY = Path.of(RESULT_SIGNING_KEY + ".pub");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     /**
      * A second operator, for the login throttling tests: they throttle this one, never {@link TestOperator}, whose
@@ -116,6 +122,7 @@ abstract class ServiceTestSupport {
         registry.add("claimguard.checkpoint.directory", CHECKPOINTS::toString);
         registry.add("claimguard.checkpoint.period", () -> "500ms");
         registry.add("claimguard.instance-id", () -> INSTANCE_ID);
+        registry.add("claimguard.result-signing.generated-key", RESULT_SIGNING_KEY::toString);
         // no message waits in a session's buffer behind a batch a test holds up (BatchedAuditIT locks the audit table)
         registry.add("claimguard.jms.consumer-window-size", () -> "0");
         // the audit explorer on, with the operator whose login the management port's detail asks for

@@ -160,6 +160,8 @@ class SeveralInstancesIT {
         properties.put("claimguard.jms.concurrent-consumers", "2");
         properties.put("claimguard.management.port", Integer.toString(FreePort.onLoopback()));
         properties.put("claimguard.seal.period", "250ms");
+        // one key for every instance, made by whichever starts first
+        properties.put("claimguard.result-signing.generated-key", work.resolve("keys/result-signing.key").toString());
         Path logs = Files.createDirectories(work.resolve("logs-" + id));
         return new ServiceProcess(ServiceProcess.findJar(), List.of("-Xmx256m"), properties, logs,
                 Integer.parseInt(properties.get("claimguard.management.port")));

@@ -70,6 +70,7 @@ class TelemetryIT {
         registry.add("claimguard.file.outbox", () -> WORK.resolve("outbox").toString());
         registry.add("claimguard.file.settle-time", () -> "500ms");
         registry.add("claimguard.broker.data-directory", () -> WORK.resolve("artemis").toString());
+        registry.add("claimguard.result-signing.generated-key", () -> WORK.resolve("keys/result-signing.key").toString());
         registry.add("claimguard.broker.acceptor-url", () -> "tcp://127.0.0.1:" + BROKER_PORT);
         registry.add("claimguard.jms.input-queue", () -> INPUT_QUEUE);
         registry.add("claimguard.jms.output-queue", () -> OUTPUT_QUEUE);

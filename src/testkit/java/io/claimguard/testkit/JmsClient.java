@@ -106,6 +106,24 @@ public final class JmsClient {
     }
 
     /**
+     * Sends one persistent TextMessage with the given string properties, as any client allowed to send to the queue can
+     * (a result that ClaimGuard did not make, on the output queue).
+     */
+    public void sendText(String queue, String text, Map<String, String> properties) throws JMSException {
+        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(brokerUrl, user, password);
+                Connection connection = factory.createConnection();
+                Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer producer = session.createProducer(session.createQueue(queue))) {
+            producer.setDeliveryMode(DeliveryMode.PERSISTENT);
+            TextMessage message = session.createTextMessage(text);
+            for (Map.Entry<String, String> property : properties.entrySet()) {
+                message.setStringProperty(property.getKey(), property.getValue());
+            }
+            producer.send(message);
+        }
+    }
+
+    /**
      * Consumes every message on the queue: until none has come for {@code quiet}, at most {@code limit} messages
      * and for at most {@code atMost}, so that it ends however the queue behaves.
      */

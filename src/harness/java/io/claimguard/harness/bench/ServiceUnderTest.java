@@ -86,6 +86,7 @@ final class ServiceUnderTest implements AutoCloseable {
         properties.put("claimguard.file.inbox", inbox.toString());
         properties.put("claimguard.file.outbox", outbox.toString());
         properties.put("claimguard.broker.data-directory", journal.toString());
+        properties.put("claimguard.result-signing.generated-key", journal.resolveSibling("keys/result-signing.key").toString());
         // the intake routes stay stopped until the harness has queued the backlog and starts them
         properties.put("camel.main.auto-startup-exclude-pattern", String.join(",", heldRoutes));
         if (kafkaBootstrapServers != null) {

@@ -312,6 +312,8 @@ public final class FaultHarness {
             properties.put("claimguard.checkpoint.private-key", signingKey().toString());
             properties.put("claimguard.checkpoint.directory", checkpointDirectory(number).toString());
             properties.put("claimguard.checkpoint.period", "2s");
+            // every instance signs its results with the one key the first start makes
+            properties.put("claimguard.result-signing.generated-key", work.resolve("keys/result-signing.key").toString());
             if (broker == null) {
                 properties.put("claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + embeddedBrokerPort);
                 // the same journal on every start, so that messages on the queues survive SIGKILL
