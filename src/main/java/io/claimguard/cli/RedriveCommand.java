@@ -1,6 +1,7 @@
 package io.claimguard.cli;
 
 import io.claimguard.audit.Sha256;
+import io.claimguard.broker.BrokerRole;
 import io.claimguard.cli.DeadLetterSelection.Selected;
 import io.claimguard.cli.OutcomeWatcher.Audited;
 import io.claimguard.cli.OutcomeWatcher.DeadLettered;
@@ -115,7 +116,7 @@ final class RedriveCommand implements Callable<Integer> {
         List<byte[]> sha256s = chosen.stream().map(deadLetter -> Sha256.of(deadLetter.payload())).toList();
         Map<String, Audited> auditedBefore = watcher.auditedBefore(sha256s);
         List<Sent> sent = new ArrayList<>();
-        try (InputSender sender = new InputSender(broker, input.queue())) {
+        try (InputSender sender = new InputSender(broker, BrokerRole.OPERATOR, input.queue())) {
             for (int i = 0; i < chosen.size(); i++) {
                 sent.add(new Sent(sha256s.get(i), sender.redrive(chosen.get(i).payload(), chosen.get(i).id()),
                         auditedBefore.get(HEX.formatHex(sha256s.get(i)))));
