@@ -83,18 +83,12 @@ class BrokerSecurityIT extends ServiceTestSupport {
     @DisplayName("Scenario: A producer may only send to the input queue")
     void producerOnlySendsInputs() throws Exception {
         String requestId = uniqueId("security-producer");
-        try (ActiveMQConnectionFactory factory = factory(BrokerRole.PRODUCER); Connection connection = factory.createConnection()) {
-            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            sendText(session, INPUT_QUEUE, gatekeeperFailedV2(requestId));
-            assertThat(awaitAuditRow(requestId)).containsEntry("source", "jms");
-
-            assertSendRefused(session, OUTPUT_QUEUE);
-            assertSendRefused(session, DEAD_LETTER_QUEUE);
-            assertConsumeRefused(session, INPUT_QUEUE);
-            assertConsumeRefused(session, OUTPUT_QUEUE);
-            assertBrowseRefused(session, OUTPUT_QUEUE);
-            assertBrowseRefused(session, DEAD_LETTER_QUEUE);
-        }
+        as(BrokerRole.PRODUCER, session -> {
+            sendAudited(session, requestId, gatekeeperFailedV2(requestId));
+            assertSendRefused(session, OUTPUT_QUEUE, DEAD_LETTER_QUEUE);
+            assertConsumeRefused(session, INPUT_QUEUE, OUTPUT_QUEUE);
+            assertBrowseRefused(session, OUTPUT_QUEUE, DEAD_LETTER_QUEUE);
+        });
         String amqp = TestBrokerUsers.amqpUrl(BROKER_PORT, BrokerRole.PRODUCER);
         assertRefused(attemptAmqp(amqp, "PLAIN", "send", OUTPUT_QUEUE), "permission='SEND'");
         assertRefused(attemptAmqp(amqp, "PLAIN", "receive", OUTPUT_QUEUE), "permission='CONSUME'");
@@ -106,9 +100,7 @@ class BrokerSecurityIT extends ServiceTestSupport {
     void consumerOnlyReadsResults() throws Exception {
         String requestId = uniqueId("security-consumer");
         sendText(passingV1(requestId), requestId);
-        try (ActiveMQConnectionFactory factory = factory(BrokerRole.CONSUMER); Connection connection = factory.createConnection()) {
-            connection.start();
-            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        as(BrokerRole.CONSUMER, session -> {
             String selector = "ClaimGuardRequestId = '" + requestId + "'";
             try (QueueBrowser browser = session.createBrowser(session.createQueue(OUTPUT_QUEUE), selector)) {
                 await().atMost(PATIENCE).until(() -> browser.getEnumeration().hasMoreElements());
@@ -116,13 +108,10 @@ class BrokerSecurityIT extends ServiceTestSupport {
             Message result = session.createConsumer(session.createQueue(OUTPUT_QUEUE), selector).receive(PATIENCE.toMillis());
             assertThat(result).as("taken by the consumer").isNotNull();
 
-            assertSendRefused(session, INPUT_QUEUE);
-            assertSendRefused(session, OUTPUT_QUEUE);
-            assertSendRefused(session, DEAD_LETTER_QUEUE);
-            assertConsumeRefused(session, INPUT_QUEUE);
-            assertConsumeRefused(session, DEAD_LETTER_QUEUE);
+            assertSendRefused(session, INPUT_QUEUE, OUTPUT_QUEUE, DEAD_LETTER_QUEUE);
+            assertConsumeRefused(session, INPUT_QUEUE, DEAD_LETTER_QUEUE);
             assertBrowseRefused(session, DEAD_LETTER_QUEUE);
-        }
+        });
         assertRefused(attemptAmqp(TestBrokerUsers.amqpUrl(BROKER_PORT, BrokerRole.CONSUMER), "PLAIN", "send", INPUT_QUEUE),
                 "permission='SEND'");
         assertAllowed(attemptAmqp(TestBrokerUsers.amqpUrl(BROKER_PORT, BrokerRole.CONSUMER), "PLAIN", "receive", OUTPUT_QUEUE));
@@ -135,19 +124,12 @@ class BrokerSecurityIT extends ServiceTestSupport {
         sendText("{not json " + rejected, rejected);
         assertThat(receiveDeadLetter(rejected)).as("browsed by the operator").isNotNull();
         String requestId = uniqueId("security-redriven");
-        try (ActiveMQConnectionFactory factory = factory(BrokerRole.OPERATOR); Connection connection = factory.createConnection()) {
-            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            sendText(session, INPUT_QUEUE, passingV1(requestId));
-            assertThat(awaitAuditRow(requestId)).containsEntry("source", "jms");
-
-            assertConsumeRefused(session, DEAD_LETTER_QUEUE);
-            assertConsumeRefused(session, INPUT_QUEUE);
-            assertConsumeRefused(session, OUTPUT_QUEUE);
-            assertBrowseRefused(session, OUTPUT_QUEUE);
-            assertBrowseRefused(session, INPUT_QUEUE);
-            assertSendRefused(session, OUTPUT_QUEUE);
-            assertSendRefused(session, DEAD_LETTER_QUEUE);
-        }
+        as(BrokerRole.OPERATOR, session -> {
+            sendAudited(session, requestId, passingV1(requestId));
+            assertConsumeRefused(session, DEAD_LETTER_QUEUE, INPUT_QUEUE, OUTPUT_QUEUE);
+            assertBrowseRefused(session, OUTPUT_QUEUE, INPUT_QUEUE);
+            assertSendRefused(session, OUTPUT_QUEUE, DEAD_LETTER_QUEUE);
+        });
         assertThat(receiveDeadLetter(rejected)).as("still on the dead-letter queue").isNotNull();
     }
 
@@ -159,19 +141,16 @@ class BrokerSecurityIT extends ServiceTestSupport {
     @DisplayName("Scenario: Only ClaimGuard's own login takes inputs and sends results and dead letters")
     void onlyTheServiceTakesInputsAndSendsResults() throws Exception {
         for (BrokerRole role : List.of(BrokerRole.PRODUCER, BrokerRole.CONSUMER, BrokerRole.OPERATOR)) {
-            try (ActiveMQConnectionFactory factory = factory(role); Connection connection = factory.createConnection()) {
-                Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            as(role, session -> {
                 assertConsumeRefused(session, INPUT_QUEUE);
-                assertSendRefused(session, OUTPUT_QUEUE);
-                assertSendRefused(session, DEAD_LETTER_QUEUE);
-            }
+                assertSendRefused(session, OUTPUT_QUEUE, DEAD_LETTER_QUEUE);
+            });
         }
-        try (ActiveMQConnectionFactory factory = factory(BrokerRole.SERVICE); Connection connection = factory.createConnection()) {
-            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        as(BrokerRole.SERVICE, session -> {
             assertSendRefused(session, INPUT_QUEUE);
             assertConsumeRefused(session, OUTPUT_QUEUE);
             assertBrowseRefused(session, DEAD_LETTER_QUEUE);
-        }
+        });
         // and the service, logged in as itself, goes on taking inputs and forwarding them
         String requestId = uniqueId("security-service");
         sendText(gatekeeperFailedV2(requestId), requestId);
@@ -237,14 +216,13 @@ class BrokerSecurityIT extends ServiceTestSupport {
     void nobodyCreatesAddressesOrQueues() throws Exception {
         String unknown = uniqueId("it.nobody");
         for (BrokerRole role : BrokerRole.values()) {
-            try (ActiveMQConnectionFactory factory = factory(role); Connection connection = factory.createConnection()) {
-                Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            as(role, session -> {
                 // refused by the client, which asks the broker first whether the queue exists, or by the broker
                 assertThatThrownBy(() -> sendText(session, unknown, "{}")).as(role.key() + " sending to a new address")
                         .isInstanceOf(JMSException.class);
                 assertThatThrownBy(() -> session.createConsumer(session.createQueue(unknown))).as(role.key() + " consuming")
                         .isInstanceOf(JMSException.class);
-            }
+            });
             try (ServerLocator locator = ActiveMQClient.createServerLocator(brokerUrl());
                     ClientSessionFactory sessions = locator.createSessionFactory();
                     ClientSession session = session(sessions, role)) {
@@ -315,9 +293,25 @@ class BrokerSecurityIT extends ServiceTestSupport {
         }
     }
 
-    private ActiveMQConnectionFactory factory(BrokerRole role) {
+    /** What a test does in one JMS session. */
+    private interface SessionWork {
+        void run(Session session) throws Exception;
+    }
+
+    /** Runs the work in a JMS session of a connection (started) with the role's login, through the acceptor. */
+    private void as(BrokerRole role, SessionWork work) throws Exception {
         BrokerLogin login = TestBrokerUsers.login(role);
-        return new ActiveMQConnectionFactory(brokerUrl(), login.user(), login.password());
+        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(brokerUrl(), login.user(), login.password());
+                Connection connection = factory.createConnection()) {
+            connection.start();
+            work.run(connection.createSession(false, Session.AUTO_ACKNOWLEDGE));
+        }
+    }
+
+    /** Sends the envelope to the input queue in the session and waits until it is audited. */
+    private static void sendAudited(Session session, String requestId, String envelope) throws JMSException {
+        sendText(session, INPUT_QUEUE, envelope);
+        assertThat(awaitAuditRow(requestId)).containsEntry("source", "jms");
     }
 
     private static ClientSession session(ClientSessionFactory sessions, BrokerRole role) throws Exception {
@@ -339,22 +333,28 @@ class BrokerSecurityIT extends ServiceTestSupport {
         }
     }
 
-    private static void assertSendRefused(Session session, String queue) {
-        assertThatThrownBy(() -> sendText(session, queue, "{}")).as("sending to " + queue)
-                .isInstanceOf(JMSSecurityException.class).hasMessageContaining("permission='SEND'");
+    private static void assertSendRefused(Session session, String... queues) {
+        for (String queue : queues) {
+            assertThatThrownBy(() -> sendText(session, queue, "{}")).as("sending to " + queue)
+                    .isInstanceOf(JMSSecurityException.class).hasMessageContaining("permission='SEND'");
+        }
     }
 
-    private static void assertConsumeRefused(Session session, String queue) {
-        assertThatThrownBy(() -> session.createConsumer(session.createQueue(queue)).close()).as("consuming " + queue)
-                .isInstanceOf(JMSSecurityException.class).hasMessageContaining("permission='CONSUME'");
+    private static void assertConsumeRefused(Session session, String... queues) {
+        for (String queue : queues) {
+            assertThatThrownBy(() -> session.createConsumer(session.createQueue(queue)).close()).as("consuming " + queue)
+                    .isInstanceOf(JMSSecurityException.class).hasMessageContaining("permission='CONSUME'");
+        }
     }
 
-    private static void assertBrowseRefused(Session session, String queue) {
-        assertThatThrownBy(() -> {
-            try (QueueBrowser browser = session.createBrowser(session.createQueue(queue))) {
-                Collections.list(browser.getEnumeration());
-            }
-        }).as("browsing " + queue).isInstanceOf(JMSSecurityException.class).hasMessageContaining("permission='BROWSE'");
+    private static void assertBrowseRefused(Session session, String... queues) {
+        for (String queue : queues) {
+            assertThatThrownBy(() -> {
+                try (QueueBrowser browser = session.createBrowser(session.createQueue(queue))) {
+                    Collections.list(browser.getEnumeration());
+                }
+            }).as("browsing " + queue).isInstanceOf(JMSSecurityException.class).hasMessageContaining("permission='BROWSE'");
+        }
     }
 
     private static void assertRefused(String attempt, String reason) {
