@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:every re-driven input audited (or nothing to re-drive, or --dry-run)",
             "1:an input was dead-lettered again (its new dead letter and reason are printed)",
             "2:wrong arguments (no selector, a bad instant)",
-            "3:the database or broker unreachable, or inputs still pending at the timeout"},
+            "3:the database or broker unreachable, the broker refusing the operator's login, or inputs still pending at the timeout"},
         footer = {"", "Examples:", "  claimguard redrive --dry-run --reason processing_failed",
             "  claimguard redrive --reason not_json --since 2026-12-03T21:00:00Z", "  claimguard redrive --id 41 --id 42"})
 final class RedriveCommand implements Callable<Integer> {

@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every input audited (duplicates included), or sent with --no-wait",
             "1:an input was rejected (dead-lettered; the reason is printed)", "2:wrong arguments",
-            "3:the broker or database unreachable, a file unreadable, or inputs still pending at the timeout"},
+            "3:the broker or database unreachable, the broker refusing the producer's login, a file unreadable, or inputs"
+                + " still pending at the timeout"},
         footer = {"", "Example: claimguard send examples/*.json"})
 final class SendCommand implements Callable<Integer> {
 
