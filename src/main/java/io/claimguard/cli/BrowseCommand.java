@@ -1,5 +1,6 @@
 package io.claimguard.cli;
 
+import io.claimguard.broker.BrokerRole;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -33,9 +34,14 @@ final class BrowseCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(arity = "0..1", paramLabel = "QUEUE", defaultValue = "${env:CLAIMGUARD_JMS_OUTPUT_QUEUE:-verifier.effective}",
-            description = "the queue (default: the output queue, $CLAIMGUARD_JMS_OUTPUT_QUEUE or ${DEFAULT-VALUE})")
+    @Parameters(arity = "0..1", paramLabel = "QUEUE",
+            description = "the queue (default: the output queue); the output queue is browsed with the consumer's login,"
+                    + " any other (the dead-letter queue) with the operator's")
     private String queue;
+
+    @Option(names = "--output-queue", paramLabel = "QUEUE", defaultValue = "${env:CLAIMGUARD_JMS_OUTPUT_QUEUE:-verifier.effective}",
+            description = "the service's output queue (default: $CLAIMGUARD_JMS_OUTPUT_QUEUE or ${DEFAULT-VALUE})")
+    private String outputQueue;
 
     private int max;
 
@@ -49,8 +55,10 @@ final class BrowseCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         int shown = 0;
         boolean more;
+        String queue = this.queue != null ? this.queue : outputQueue;
+        BrokerRole role = queue.equals(outputQueue) ? BrokerRole.CONSUMER : BrokerRole.OPERATOR;
         try (ActiveMQConnectionFactory factory = broker.connectionFactory();
-                Connection connection = broker.connect(factory);
+                Connection connection = broker.connect(factory, role);
                 Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 // a null selector selects every message
                 QueueBrowser browser = session.createBrowser(session.createQueue(queue), queueOptions.selector)) {
@@ -63,7 +71,7 @@ final class BrowseCommand implements Callable<Integer> {
             out.flush();
             more = messages.hasMoreElements();
         } catch (JMSException e) {
-            throw queueOptions.failure("cannot browse " + queue + " at " + broker.url(), e);
+            throw queueOptions.failure(broker, role, "browsing " + queue, e);
         }
         spec.commandLine().getErr().println("%d message(s) shown of %s at %s%s".formatted(shown, queue, broker.url(),
                 more ? " (more are waiting: --max)" : ""));

@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
             ExitCodes.OK + ":done; for verify-chain and status: all is well",
             ExitCodes.FINDINGS + ":done, and something is wrong (a broken chain, an input rejected or dead-lettered again)",
             ExitCodes.USAGE + ":wrong arguments (the message says which, and where the help is)",
-            ExitCodes.UNAVAILABLE + ":could not be done (the database or broker unreachable, a file unreadable, inputs"
+            ExitCodes.UNAVAILABLE + ":could not be done (the database or broker unreachable, the broker refusing the login or"
+                + " the operation, a file unreadable, inputs"
                 + " still pending after --timeout)"})
 public final class ClaimGuardCli implements Runnable {
 

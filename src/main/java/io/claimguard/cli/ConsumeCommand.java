@@ -1,5 +1,6 @@
 package io.claimguard.cli;
 
+import io.claimguard.broker.BrokerRole;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -96,7 +97,7 @@ final class ConsumeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         int taken = 0;
         try (ActiveMQConnectionFactory factory = broker.connectionFactory();
-                Connection connection = broker.connect(factory);
+                Connection connection = broker.connect(factory, BrokerRole.CONSUMER);
                 Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
                 // a null selector selects every message
                 MessageConsumer consumer = session.createConsumer(session.createQueue(queue), queueOptions.selector)) {
@@ -120,7 +121,7 @@ final class ConsumeCommand implements Callable<Integer> {
                 taken++;
             }
         } catch (JMSException e) {
-            throw queueOptions.failure("cannot take messages from " + queue + " at " + broker.url()
+            throw queueOptions.failure(broker, BrokerRole.CONSUMER, "taking messages from " + queue
                     + " (" + taken + " taken before)", e);
         }
         return taken;

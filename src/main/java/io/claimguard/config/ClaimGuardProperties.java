@@ -96,12 +96,39 @@ public record ClaimGuardProperties(
      * The embedded Artemis broker (used with {@code spring.artemis.mode=embedded}).
      *
      * @param dataDirectory where its journal lives
-     * @param acceptorUrl where producers in other processes connect (Artemis core protocol); blank for none
+     * @param acceptorUrl where producers in other processes connect (Artemis core protocol and AMQP 1.0, unless the
+     *     URL names its {@code protocols}); blank for none
      * @param globalMaxSize messages kept in memory before paging to disk; null for a quarter of the heap
      * @param outputRetention how long a result nobody consumes stays on the output queue before the broker drops it
      *     (every result stays in the audit table); null or zero keeps results until they are consumed
+     * @param credentialsFile where the broker's logins are kept when none are configured: generated on the first start,
+     *     read on every later one (and by the command-line tools)
+     * @param users the producer's, consumer's and operator's logins; with these or {@code spring.artemis.user} set, the
+     *     logins are configured and the credentials file is neither read nor written
      */
-    public record Broker(Path dataDirectory, String acceptorUrl, DataSize globalMaxSize, Duration outputRetention) {
+    public record Broker(Path dataDirectory, String acceptorUrl, DataSize globalMaxSize, Duration outputRetention,
+            Path credentialsFile, Users users) {
+    }
+
+    /**
+     * Configured broker logins by role ({@code claimguard.broker.users.producer.user}, {@code .password}, ...); ClaimGuard's
+     * own is {@code spring.artemis.user} and {@code .password}.
+     */
+    public record Users(Login producer, Login consumer, Login operator) {
+    }
+
+    /** A configured broker login; {@link #toString()} never shows the password. */
+    public record Login(String user, String password) {
+
+        /** Whether anything of it is set. */
+        public boolean given() {
+            return (user != null && !user.isBlank()) || (password != null && !password.isEmpty());
+        }
+
+        @Override
+        public String toString() {
+            return "Login[user=" + user + ", password=(hidden)]";
+        }
     }
 
     /**

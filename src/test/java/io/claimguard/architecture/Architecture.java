@@ -28,7 +28,9 @@ final class Architecture {
      * {@code explorer} (read-only pages and the web login) reads the tables itself, as the runtime login {@code config}
      * chose at start, and takes only a row's seal check from {@code seal}. {@code signing} signs every effective result
      * (the {@code sign} step of the pipeline) with {@code checkpoint}'s Ed25519 keys, and the command line checks results
-     * with it. The application class at the root wires it all and is not a layer.
+     * with it. Who may log in to the broker and what each role may do there is {@code broker}, which uses nothing of
+     * the service: {@code config} secures the embedded broker with it, and the command line's tools log in by role with
+     * it. The application class at the root wires it all and is not a layer.
      */
     static ArchRule layers(String root) {
         return layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -50,8 +52,10 @@ final class Architecture {
                 .layer("checkpoint").definedBy(root + ".checkpoint..")
                 .layer("explorer").definedBy(root + ".explorer..")
                 .layer("signing").definedBy(root + ".signing..")
+                .layer("broker").definedBy(root + ".broker..")
                 .whereLayer("domain").mayNotAccessAnyLayer()
-                .whereLayer("config").mayOnlyAccessLayers("domain")
+                .whereLayer("broker").mayNotAccessAnyLayer()
+                .whereLayer("config").mayOnlyAccessLayers("broker", "domain")
                 .whereLayer("pipeline").mayOnlyAccessLayers("domain")
                 .whereLayer("telemetry").mayOnlyAccessLayers("pipeline", "config", "domain")
                 .whereLayer("observe").mayOnlyAccessLayers("telemetry", "status", "pipeline", "config", "domain")
@@ -63,7 +67,7 @@ final class Architecture {
                 .whereLayer("seal").mayOnlyAccessLayers("pipeline", "config")
                 .whereLayer("status").mayOnlyAccessLayers("checkpoint", "seal", "config", "domain")
                 .whereLayer("cli").mayOnlyAccessLayers("status", "checkpoint", "merkle", "seal", "audit", "signing",
-                        "pipeline", "config", "domain")
+                        "pipeline", "broker", "config", "domain")
                 .whereLayer("merkle").mayNotAccessAnyLayer()
                 .whereLayer("checkpoint").mayOnlyAccessLayers("seal", "merkle", "pipeline", "config")
                 .whereLayer("explorer").mayOnlyAccessLayers("seal", "config")

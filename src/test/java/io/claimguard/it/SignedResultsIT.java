@@ -5,11 +5,13 @@ import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.broker.BrokerRole;
 import io.claimguard.checkpoint.Ed25519Keys;
 import io.claimguard.pipeline.ResultProperties;
 import io.claimguard.pipeline.SignedResult;
 import io.claimguard.signing.ResultSignatures;
 import io.claimguard.testkit.JmsClient;
+import io.claimguard.testkit.TestBrokerUsers;
 import jakarta.jms.TextMessage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -57,25 +59,25 @@ class SignedResultsIT extends ServiceTestSupport {
         Path outboxFile = fileResult(prefix + "-file");
         String genuine = Files.readString(outboxFile, StandardCharsets.UTF_8);
         JsonNode signature = JSON.readTree(sidecar(outboxFile).toFile());
-        // a client allowed to send to the output queue, which is not ClaimGuard
-        JmsClient client = new JmsClient(BROKER);
-        client.sendText(OUTPUT_QUEUE, genuine.replace(prefix + "-file", prefix + "-forged"),
+        // a client holding a login allowed to send to the output queue (ClaimGuard's own, leaked), which is not ClaimGuard
+        JmsClient client = new JmsClient(BROKER, TestBrokerUsers.users());
+        client.sendText(BrokerRole.SERVICE, OUTPUT_QUEUE, genuine.replace(prefix + "-file", prefix + "-forged"),
                 Map.of(ResultProperties.REQUEST_ID, prefix + "-forged"));
         ResultSignatures.Signer another = new ResultSignatures.Signer(
                 Ed25519Keys.readSigningKey(keygen(folder.resolve("another.key"))));
         SignedResult byAnother = another.sign(genuine.replace(prefix + "-file", prefix + "-another"));
-        client.sendText(OUTPUT_QUEUE, byAnother.text(), Map.of(ResultProperties.REQUEST_ID, prefix + "-another",
+        client.sendText(BrokerRole.SERVICE, OUTPUT_QUEUE, byAnother.text(), Map.of(ResultProperties.REQUEST_ID, prefix + "-another",
                 ResultProperties.SIGNATURE_KEY_ID, byAnother.keyId(), ResultProperties.SIGNATURE, byAnother.signature()));
-        client.sendText(OUTPUT_QUEUE, genuine.replace("\"verdict\":\"PASS\"", "\"verdict\":\"REJECT\""),
+        client.sendText(BrokerRole.SERVICE, OUTPUT_QUEUE, genuine.replace("\"verdict\":\"PASS\"", "\"verdict\":\"REJECT\""),
                 Map.of(ResultProperties.REQUEST_ID, prefix + "-altered",
                         ResultProperties.SIGNATURE_KEY_ID, signature.get(ResultProperties.SIGNATURE_KEY_ID).stringValue(),
                         ResultProperties.SIGNATURE, signature.get(ResultProperties.SIGNATURE).stringValue()));
         String selector = "ClaimGuardRequestId LIKE '" + prefix + "-%'";
-        await().atMost(PATIENCE).until(() -> CliRun.of("browse", OUTPUT_QUEUE, "--broker", BROKER, "--selector", selector)
+        await().atMost(PATIENCE).until(() -> CliRun.of("browse", OUTPUT_QUEUE, "--broker", BROKER, "--broker-credentials", BROKER_CREDENTIALS.toString(), "--selector", selector)
                 .lines().size() == 5);
 
         // claimguard consume --with-properties | claimguard verify-result --lines, through a file
-        CliRun consumed = CliRun.of("consume", "--broker", BROKER, "--queue", OUTPUT_QUEUE, "--with-properties",
+        CliRun consumed = CliRun.of("consume", "--broker", BROKER, "--broker-credentials", BROKER_CREDENTIALS.toString(), "--queue", OUTPUT_QUEUE, "--with-properties",
                 "--selector", selector, "--wait", "1s");
         assertThat(consumed.exitCode()).as(consumed.err()).isZero();
         Path lines = Files.write(folder.resolve("results.jsonl"), consumed.lines(), StandardCharsets.UTF_8);
@@ -104,19 +106,19 @@ class SignedResultsIT extends ServiceTestSupport {
         String genuine = Files.readString(outboxFile, StandardCharsets.UTF_8);
         JsonNode signature = JSON.readTree(sidecar(outboxFile).toFile());
         String keyId = signature.get(ResultProperties.SIGNATURE_KEY_ID).stringValue();
-        JmsClient client = new JmsClient(BROKER);
-        client.sendText(OUTPUT_QUEUE, genuine.replace(prefix + "-genuine", prefix + "-forged"),
+        JmsClient client = new JmsClient(BROKER, TestBrokerUsers.users());
+        client.sendText(BrokerRole.SERVICE, OUTPUT_QUEUE, genuine.replace(prefix + "-genuine", prefix + "-forged"),
                 Map.of(ResultProperties.REQUEST_ID, prefix + "-forged", ResultProperties.SIGNATURE_KEY_ID, keyId,
                         ResultProperties.SIGNATURE, Base64.getEncoder().encodeToString(new byte[64])));
-        client.sendText(OUTPUT_QUEUE, genuine.replace("\"verdict\":\"PASS\"", "\"verdict\":\"REJECT\""),
+        client.sendText(BrokerRole.SERVICE, OUTPUT_QUEUE, genuine.replace("\"verdict\":\"PASS\"", "\"verdict\":\"REJECT\""),
                 Map.of(ResultProperties.REQUEST_ID, prefix + "-altered", ResultProperties.SIGNATURE_KEY_ID, keyId,
                         ResultProperties.SIGNATURE, signature.get(ResultProperties.SIGNATURE).stringValue()));
         String selector = "ClaimGuardRequestId LIKE '" + prefix + "-%'";
-        await().atMost(PATIENCE).until(() -> CliRun.of("browse", OUTPUT_QUEUE, "--broker", BROKER, "--selector", selector)
+        await().atMost(PATIENCE).until(() -> CliRun.of("browse", OUTPUT_QUEUE, "--broker", BROKER, "--broker-credentials", BROKER_CREDENTIALS.toString(), "--selector", selector)
                 .lines().size() == 3);
 
         Path program = Files.writeString(folder.resolve("verify_results.py"), readmeBlock("python", "`verify_results.py`:"));
-        Process python = new ProcessBuilder("/usr/bin/python3", program.toString(), "amqp://127.0.0.1:" + BROKER_PORT,
+        Process python = new ProcessBuilder("/usr/bin/python3", program.toString(), TestBrokerUsers.amqpUrl(BROKER_PORT, BrokerRole.CONSUMER),
                 OUTPUT_QUEUE, selector, RESULT_SIGNING_PUBLIC_KEY.toString()).redirectErrorStream(true).start();
         String output = new String(python.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(python.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
@@ -129,7 +131,7 @@ class SignedResultsIT extends ServiceTestSupport {
         sendText(passingV1(javaId), javaId);
         TextMessage result = (TextMessage) receiveResult(javaId);
         assertThat(madeByClaimGuard(result, RESULT_SIGNING_PUBLIC_KEY)).isTrue();
-        client.sendText(OUTPUT_QUEUE, result.getText().replace("\"verdict\":\"PASS\"", "\"verdict\":\"LOW_CONFID\""),
+        client.sendText(BrokerRole.SERVICE, OUTPUT_QUEUE, result.getText().replace("\"verdict\":\"PASS\"", "\"verdict\":\"LOW_CONFID\""),
                 Map.of(ResultProperties.REQUEST_ID, javaId + "-altered",
                         ResultProperties.SIGNATURE_KEY_ID, result.getStringProperty(ResultProperties.SIGNATURE_KEY_ID),
                         ResultProperties.SIGNATURE, result.getStringProperty(ResultProperties.SIGNATURE)));

@@ -6,6 +6,7 @@ import io.claimguard.testkit.FreePort;
 import io.claimguard.testkit.JmsClient;
 import io.claimguard.testkit.KafkaClient;
 import io.claimguard.testkit.ServiceProcess;
+import io.claimguard.testkit.TestBrokerUsers;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -94,6 +95,8 @@ final class ServiceUnderTest implements AutoCloseable {
             properties.put("claimguard.kafka.bootstrap-servers", kafkaBootstrapServers);
         }
         properties.put("management.endpoint.camelroutes.read-only", "false");
+        // the broker's logins: the harness sends as a producer and reads the results as a consumer
+        properties.putAll(TestBrokerUsers.serviceProperties());
         // the service's own settings, unless the run tunes them
         properties.putAll(options.serviceProperties());
         List<String> jvmOptions = new ArrayList<>();
@@ -102,7 +105,7 @@ final class ServiceUnderTest implements AutoCloseable {
         jvmOptions.add("-XX:+ExitOnOutOfMemoryError");
         jvmOptions.addAll(options.serviceJvmOptions());
         this.process = new ServiceProcess(options.jar(), jvmOptions, properties, logs, managementPort);
-        this.jms = new JmsClient(brokerUrl);
+        this.jms = new JmsClient(brokerUrl, TestBrokerUsers.users());
         Runtime.getRuntime().addShutdownHook(new Thread(process::close, "throughput-harness-cleanup"));
     }
 
