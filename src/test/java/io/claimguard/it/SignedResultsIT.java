@@ -73,7 +73,8 @@ class SignedResultsIT extends ServiceTestSupport {
                         ResultProperties.SIGNATURE_KEY_ID, signature.get(ResultProperties.SIGNATURE_KEY_ID).stringValue(),
                         ResultProperties.SIGNATURE, signature.get(ResultProperties.SIGNATURE).stringValue()));
         String selector = "ClaimGuardRequestId LIKE '" + prefix + "-%'";
-        await().atMost(PATIENCE).until(() -> CliRun.of("browse", OUTPUT_QUEUE, "--broker", BROKER, "--broker-credentials", BROKER_CREDENTIALS.toString(), "--selector", selector)
+        await().atMost(PATIENCE).until(() -> CliRun.of("browse", OUTPUT_QUEUE, "--output-queue", OUTPUT_QUEUE, "--broker", BROKER,
+                "--broker-credentials", BROKER_CREDENTIALS.toString(), "--selector", selector)
                 .lines().size() == 5);
 
         // claimguard consume --with-properties | claimguard verify-result --lines, through a file
@@ -114,7 +115,8 @@ class SignedResultsIT extends ServiceTestSupport {
                 Map.of(ResultProperties.REQUEST_ID, prefix + "-altered", ResultProperties.SIGNATURE_KEY_ID, keyId,
                         ResultProperties.SIGNATURE, signature.get(ResultProperties.SIGNATURE).stringValue()));
         String selector = "ClaimGuardRequestId LIKE '" + prefix + "-%'";
-        await().atMost(PATIENCE).until(() -> CliRun.of("browse", OUTPUT_QUEUE, "--broker", BROKER, "--broker-credentials", BROKER_CREDENTIALS.toString(), "--selector", selector)
+        await().atMost(PATIENCE).until(() -> CliRun.of("browse", OUTPUT_QUEUE, "--output-queue", OUTPUT_QUEUE, "--broker", BROKER,
+                "--broker-credentials", BROKER_CREDENTIALS.toString(), "--selector", selector)
                 .lines().size() == 3);
 
         Path program = Files.writeString(folder.resolve("verify_results.py"), readmeBlock("python", "`verify_results.py`:"));
