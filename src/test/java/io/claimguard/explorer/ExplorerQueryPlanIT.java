@@ -54,10 +54,11 @@ class ExplorerQueryPlanIT {
                     """.formatted(NOW, AUDIT_ROWS));
             sql.execute("""
                     INSERT INTO claimguard.dead_letter (source, source_ref, received_at, reason_code, reason, payload,
-                        payload_sha256)
+                        payload_sha256, payload_size, payload_truncated)
                     SELECT (ARRAY['jms', 'file', 'kafka'])[g %% 3 + 1], 'ref-' || g, timestamptz '%s' - g * interval '4 seconds',
                            (ARRAY['not_json', 'not_utf8', 'request_id.invalid', 'processing_failed'])[g %% 4 + 1],
-                           'reason ' || g, convert_to('payload ' || g, 'UTF8'), sha256(g::text::bytea)
+                           'reason ' || g, convert_to('payload ' || g, 'UTF8'), sha256(g::text::bytea),
+                           octet_length(convert_to('payload ' || g, 'UTF8')), false
                     FROM generate_series(1, %d) AS g
                     """.formatted(NOW, DEAD_LETTERS));
             sql.execute("ANALYZE claimguard.verification_audit");

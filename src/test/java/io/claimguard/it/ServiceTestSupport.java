@@ -67,6 +67,11 @@ abstract class ServiceTestSupport {
     static final int BROKER_PORT = FreePort.onLoopback();
     static final String INSTANCE_ID = "it-instance-1";
     /**
+     * {@code claimguard.dead-letter.max-stored-bytes} of the test service: the default, 8 MiB. (Left to the default on
+     * purpose: a context of its own such as KafkaIntakeIT's can then set another, which a value here would override.)
+     */
+    static final int MAX_STORED_BYTES = 8 * 1024 * 1024;
+    /**
      * The service signs checkpoints of the chain into this directory, with {@link #CHECKPOINT_KEY}: both outside
      * {@link #WORK}, whose contents the tests of the file drop account for.
      */
