@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.claimguard.audit.Sha256;
+import io.claimguard.testkit.ExplorerClient;
 import io.claimguard.testkit.LargeAudits;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Inputs larger than a dead letter keeps ({@link #MAX_STORED_BYTES}, the default 8 MiB), by every
  * entry of the shared service: the dead_letter row keeps their first bytes, their whole size and SHA-256, marked
- * truncated; the copy the intake sets aside keeps them whole.
+ * truncated; the copy the intake sets aside keeps them whole; the explorer's page of such a row stays small.
  */
 class BoundedDeadLetterIT extends ServiceTestSupport {
 
@@ -68,6 +70,31 @@ class BoundedDeadLetterIT extends ServiceTestSupport {
         Map<String, Object> amqpRow = deadLetterHashed(utf8);
         assertTruncated(amqpRow, utf8);
         assertThat(amqpRow).containsEntry("source", "jms").containsEntry("reason_code", "too_large");
+    }
+
+    @Test
+    @DisplayName("Scenario: A truncated dead letter's page shows its first bytes, its size, its hash and where it is whole")
+    void explorerPageOfHugeDeadLetter() {
+        byte[] bytes = notJson("huge-page", HUGE);
+        byte[] beyondShown = "beyond-what-the-page-shows".getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(beyondShown, 0, bytes, 70_000, beyondShown.length);
+        String testCase = uniqueId("huge-page");
+        sendBytes(bytes, testCase);
+        assertThat(receiveDeadLetter(testCase)).isNotNull();
+        Map<String, Object> row = deadLetterHashed(bytes);
+
+        ExplorerClient.Page page = ExplorerClient.logIn(managementPort).get("/explorer/dead-letters/" + row.get("id"));
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.body().length).as("the page of a 10 MiB dead letter").isLessThan(200_000);
+        String html = page.text();
+        assertThat(html).contains("10,485,760").contains(HexFormat.of().formatHex(Sha256.of(bytes)))
+                .contains("only the first 8,388,608 bytes (payload_truncated)")
+                .contains("on the dead-letter queue " + DEAD_LETTER_QUEUE + " (JMS message id " + row.get("source_ref") + ")")
+                .contains("Only the first 65,536 bytes are shown.")
+                .contains(new String(bytes, 0, 1000, StandardCharsets.US_ASCII))
+                .doesNotContain("beyond-what-the-page-shows");
+        ExplorerClient.Page list = ExplorerClient.logIn(managementPort).get("/explorer/dead-letters?reason=too_large");
+        assertThat(list.text()).contains("10,485,760 (cut)");
     }
 
     /** The row keeps the first {@link #MAX_STORED_BYTES} bytes, the whole size and the whole input's SHA-256. */

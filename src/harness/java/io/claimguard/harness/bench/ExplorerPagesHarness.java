@@ -112,9 +112,13 @@ public final class ExplorerPagesHarness {
 
                 ExplorerClient explorer = ExplorerClient.logIn(managementPort);
                 measure(explorer, "audit page", "/explorer/audits/" + auditId, options.repeat());
+                measure(explorer, "its last claims", "/explorer/audits/" + auditId + "?claims_from=19900", options.repeat());
+                measure(explorer, "seal verified", "/explorer/audits/" + auditId + "?verify_seal=true", options.repeat());
+                measure(explorer, "envelope.json", "/explorer/audits/" + auditId + "/envelope.json", options.repeat());
                 measure(explorer, "dead-letter page", "/explorer/dead-letters/" + deadLetterId, options.repeat());
                 measure(explorer, "dead-letter list", "/explorer/dead-letters", options.repeat());
                 concurrentViews(service, managementPort, "/explorer/audits/" + auditId, options.views());
+                concurrentViews(service, managementPort, "/explorer/audits/" + auditId + "/envelope.json", options.views());
             }
         }
     }
