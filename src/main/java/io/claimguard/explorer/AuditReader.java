@@ -167,7 +167,7 @@ class AuditReader {
      * One page of claim checks from an ordinal on, each value clipped: the rows are a range of the primary key's index,
      * taken first, and only they are clipped and printed.
      */
-    private static final String CLAIM_CHECKS = """
+    static final String CLAIM_CHECKS = """
             SELECT c.ordinal, left(c.claim_id, p.clip), char_length(c.claim_id), left(c.claim_text, p.clip),
                    char_length(c.claim_text), left(c.claim_type, p.clip), char_length(c.claim_type),
                    left(c.verification, p.clip), char_length(c.verification), c.legacy_verification, c.is_critical,
@@ -180,7 +180,7 @@ class AuditReader {
             """;
 
     /** One page of findings from an ordinal on, each detail clipped, as the claim checks are. */
-    private static final String FINDINGS = """
+    static final String FINDINGS = """
             SELECT f.ordinal, f.claim_ordinal, f.code, left(f.detail, p.clip), char_length(f.detail)
             FROM (SELECT CAST(? AS integer) AS clip) AS p
             CROSS JOIN (SELECT * FROM claimguard.finding WHERE audit_id = ? AND ordinal >= ?
