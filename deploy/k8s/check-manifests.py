@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Parses deploy/k8s and checks what a mistake would break: every document has apiVersion, kind and a name, the
-kustomization lists every manifest, the Deployment's probes use the management port the ConfigMap sets, and its
-volume claims the PersistentVolumeClaim that exists. No Kubernetes schema validator is served to this build machine,
-so this is as far as it checks."""
+kustomization lists every manifest, the Deployment's probes use the management port the ConfigMap sets, its volume
+claims the PersistentVolumeClaim that exists, and the database logins hold together: the Job claimguard-logins makes
+the owner and the runtime login the service's Secret names (two different logins), from the SQL file the kustomization
+turns into its ConfigMap, on the database of SPRING_DATASOURCE_URL. No Kubernetes schema validator is served to this
+build machine, so this is as far as it checks (`kubectl kustomize deploy/k8s` renders it where kubectl is)."""
 import pathlib
+import re
 import sys
 
 import yaml
@@ -48,6 +51,52 @@ if config.get("CLAIMGUARD_FILE_SHARED") != "true" and deployment["spec"]["replic
     problems.append("several replicas share the inbox volume but CLAIMGUARD_FILE_SHARED is not true")
 if "ReadWriteMany" not in documents["PersistentVolumeClaim"][0][1]["spec"]["accessModes"]:
     problems.append("the inbox volume must be ReadWriteMany for several replicas")
+
+
+def env_of(spec):
+    """A container's env as name -> value, or -> (secret, key) for a secretKeyRef."""
+    found = {}
+    for entry in spec.get("env", []):
+        ref = entry.get("valueFrom", {}).get("secretKeyRef")
+        found[entry["name"]] = (ref["name"], ref["key"]) if ref else entry.get("value")
+    return found
+
+
+secrets = {secret["metadata"]["name"]: secret.get("stringData", {}) for _, secret in documents.get("Secret", [])}
+credentials = secrets.get("claimguard-credentials", {})
+owner, runtime = credentials.get("SPRING_FLYWAY_USER"), credentials.get("SPRING_DATASOURCE_USERNAME")
+if not owner or not runtime or owner == runtime:
+    problems.append("Secret claimguard-credentials must name an owner (SPRING_FLYWAY_USER) and another, runtime login "
+                    "(SPRING_DATASOURCE_USERNAME)")
+if {"secretRef": {"name": "claimguard-credentials"}} not in container.get("envFrom", []):
+    problems.append("the ClaimGuard container does not take its logins from Secret claimguard-credentials")
+url = re.fullmatch(r"jdbc:postgresql://([^:/]+):(\d+)/([^?]+).*", config["SPRING_DATASOURCE_URL"])
+database = {"PGHOST": url.group(1), "PGPORT": url.group(2), "PGDATABASE": url.group(3)} if url else {}
+jobs = {job["metadata"]["name"]: job for _, job in documents.get("Job", [])}
+job = jobs.get("claimguard-logins")
+if job is None:
+    problems.append("no Job claimguard-logins makes the database logins")
+else:
+    job_pod = job["spec"]["template"]["spec"]
+    job_env = env_of(job_pod["containers"][0])
+    expected = {"CLAIMGUARD_OWNER_LOGIN": ("claimguard-credentials", "SPRING_FLYWAY_USER"),
+                "CLAIMGUARD_OWNER_PASSWORD": ("claimguard-credentials", "SPRING_FLYWAY_PASSWORD"),
+                "CLAIMGUARD_RUNTIME_LOGIN": ("claimguard-credentials", "SPRING_DATASOURCE_USERNAME"),
+                "CLAIMGUARD_RUNTIME_PASSWORD": ("claimguard-credentials", "SPRING_DATASOURCE_PASSWORD")}
+    for name, source in expected.items():
+        if job_env.get(name) != source:
+            problems.append(f"Job claimguard-logins takes {name} from {job_env.get(name)}, not {source}")
+    generated = {generator["name"]: generator.get("files", []) for generator in kustomization.get("configMapGenerator", [])}
+    for volume in job_pod.get("volumes", []):
+        name = volume.get("configMap", {}).get("name")
+        if name and not all((folder / file.split("=")[-1]).is_file() for file in generated.get(name, [None])):
+            problems.append(f"Job claimguard-logins mounts ConfigMap {name}, which the kustomization does not make from "
+                            "a file in deploy/k8s")
+    for init in pod.get("initContainers", []) + [job_pod["containers"][0]]:
+        init_env = env_of(init)
+        for name, value in database.items():
+            if init_env.get(name) != value:
+                problems.append(f"container {init['name']} sets {name} {init_env.get(name)}, SPRING_DATASOURCE_URL says {value}")
 
 if problems:
     print("deploy/k8s: " + "; ".join(problems), file=sys.stderr)

@@ -2,7 +2,7 @@
 
 usage: send.py <url> <queue> <messages.json>
 
-url is amqp://user:password@host:port (or amqp://host:port for a broker without login); messages.json is a list of objects:
+url is amqp://user:password@host:port (SASL PLAIN); messages.json is a list of objects:
   test_case   the application property "testCase" (for selectors on the dead-letter queue)
   section     "string" (amqp-value string), "data" (a data section of the UTF-8 bytes),
               "list" or "map" (amqp-value list or map)
@@ -30,7 +30,7 @@ def main():
     url, queue, path = sys.argv[1:4]
     with open(path, encoding="utf-8") as spec_file:
         specs = json.load(spec_file)
-    connection = BlockingConnection(url, timeout=30, allowed_mechs="PLAIN ANONYMOUS", allow_insecure_mechs=True)
+    connection = BlockingConnection(url, timeout=30, allowed_mechs="PLAIN", allow_insecure_mechs=True)
     try:
         sender = connection.create_sender(queue)
         for spec in specs:

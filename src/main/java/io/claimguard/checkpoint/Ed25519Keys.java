@@ -2,8 +2,12 @@ package io.claimguard.checkpoint;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
@@ -16,6 +20,8 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Set;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -55,6 +61,58 @@ public final class Ed25519Keys {
 
     public static String publicKeyPem(PublicKey key) {
         return pem(PUBLIC_KEY, key.getEncoded());
+    }
+
+    /** Where the public key of a signing key file is kept: beside it, as {@code <file>.pub}. */
+    public static Path publicKeyFile(Path signingKeyFile) {
+        return signingKeyFile.resolveSibling(signingKeyFile.getFileName() + ".pub");
+    }
+
+    /**
+     * Writes a new key pair: the signing key file, readable and writable by its owner only ({@code rw-------}), and its
+     * public key beside it ({@link #publicKeyFile}). The signing key file is never overwritten: it appears whole or not
+     * at all (written under a hidden name, then linked), and when it exists already, also when another process made it
+     * at the same moment, this fails with {@link FileAlreadyExistsException} and leaves it as it is.
+     */
+    public static void writeKeyFiles(Path signingKeyFile, KeyPair pair) throws IOException {
+        Path temporary = signingKeyFile.resolveSibling("." + signingKeyFile.getFileName() + "." + UUID.randomUUID() + ".tmp");
+        try {
+            if (temporary.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                Files.createFile(temporary, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            }
+            Files.writeString(temporary, signingKeyPem(pair), StandardCharsets.US_ASCII);
+            try {
+                // a hard link is made only where no file is: of two processes racing, one wins and the other reads its key
+                Files.createLink(signingKeyFile, temporary);
+            } catch (UnsupportedOperationException e) {
+                // no hard links on this file system: a rename that never replaces a file
+                Files.move(temporary, signingKeyFile);
+            }
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+        writePublicKeyFile(signingKeyFile, pair.getPublic());
+    }
+
+    /** Writes (or replaces) the public key file beside a signing key file, whole or not at all. */
+    public static void writePublicKeyFile(Path signingKeyFile, PublicKey key) throws IOException {
+        Path publicFile = publicKeyFile(signingKeyFile);
+        Path temporary = publicFile.resolveSibling("." + publicFile.getFileName() + "." + UUID.randomUUID() + ".tmp");
+        try {
+            Files.writeString(temporary, publicKeyPem(key), StandardCharsets.US_ASCII);
+            Files.move(temporary, publicFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+    }
+
+    /** Whether users other than the file's owner may read or change it; false where the file system has no such modes. */
+    public static boolean othersMayRead(Path file) throws IOException {
+        if (!file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            return false;
+        }
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
+        return permissions.stream().anyMatch(permission -> !permission.name().startsWith("OWNER_"));
     }
 
     /** Reads a signing key file; fails with a message naming the file and what is wrong with it. */

@@ -1,7 +1,9 @@
 package io.claimguard.cli;
 
 import io.claimguard.ClaimGuardApplication;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Set;
 import picocli.CommandLine;
@@ -21,14 +23,15 @@ import picocli.CommandLine.Spec;
             "Without a command, or with --name=value options only, it runs the service (see 'claimguard serve --help')."},
         subcommands = {ServeCommand.class, SendCommand.class, BrowseCommand.class, ConsumeCommand.class,
             StatusCommand.class, VerifyChainCommand.class, KeygenCommand.class, ProveCommand.class,
-            VerifyReceiptCommand.class, RedriveCommand.class, ReplayCommand.class, HashPasswordCommand.class,
+            VerifyReceiptCommand.class, VerifyResultCommand.class, RedriveCommand.class, ReplayCommand.class, HashPasswordCommand.class,
             CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             ExitCodes.OK + ":done; for verify-chain and status: all is well",
             ExitCodes.FINDINGS + ":done, and something is wrong (a broken chain, an input rejected or dead-lettered again)",
             ExitCodes.USAGE + ":wrong arguments (the message says which, and where the help is)",
-            ExitCodes.UNAVAILABLE + ":could not be done (the database or broker unreachable, a file unreadable, inputs"
+            ExitCodes.UNAVAILABLE + ":could not be done (the database or broker unreachable, the broker refusing the login or"
+                + " the operation, a file unreadable, inputs"
                 + " still pending after --timeout)"})
 public final class ClaimGuardCli implements Runnable {
 
@@ -44,7 +47,9 @@ public final class ClaimGuardCli implements Runnable {
             ClaimGuardApplication.main(ServeCommand.serviceArguments(args));
             return;
         }
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        // JSON lines are UTF-8 whatever the locale, so that what browse and consume print is the bytes sent
+        System.exit(execute(args, new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
+                new PrintWriter(System.err, true)));
     }
 
     /** Runs a tool command; returns its exit status. The service itself is started by {@link #main} only. */

@@ -1,5 +1,6 @@
 package io.claimguard.cli;
 
+import io.claimguard.broker.BrokerRole;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -23,9 +24,10 @@ import tools.jackson.databind.JsonNode;
 @Command(name = "consume", mixinStandardHelpOptions = true,
         description = {
             "Take results off a queue (the output queue by default) and print them as JSON lines.",
-            "Each message's body is printed as it was sent, one per line; a body that holds a line break is written again compactly (a body that is not JSON then becomes one JSON string). Each message is taken in a transaction committed only after its line is written and flushed: a consumer that dies loses nothing, at worst it prints a message again. A summary line goes to standard error.",
+            "Each message's body is printed as it was sent, one per line; a body that holds a line break is written again compactly (a body that is not JSON then becomes one JSON string). With --with-properties each message is printed as browse prints it instead, its properties (the signature among them) beside its body: the lines verify-result reads. Each message is taken in a transaction committed only after its line is written and flushed: a consumer that dies loses nothing, at worst it prints a message again. A summary line goes to standard error.",
             "Stops after --max messages, or when none came for --wait; with --follow it runs until SIGINT or SIGTERM and then exits with 0."},
-        footer = {"", "Example: claimguard consume --wait 5s | jq -c '{request_id, verdict}'"})
+        footer = {"", "Example: claimguard consume --wait 5s | jq -c '{request_id, verdict}'",
+            "         claimguard consume --with-properties | claimguard verify-result --public-key result-signing.key.pub -"})
 final class ConsumeCommand implements Callable<Integer> {
 
     /** How often a --follow loop looks whether it was asked to stop. */
@@ -46,6 +48,10 @@ final class ConsumeCommand implements Callable<Integer> {
 
     @Option(names = "--follow", description = "keep taking messages until SIGINT or SIGTERM (--wait does not apply)")
     private boolean follow;
+
+    @Option(names = "--with-properties", description = "print each message as browse does: {message_id, timestamp,"
+            + " properties, body_encoding, body}, the body as sent; what verify-result reads")
+    private boolean withProperties;
 
     private int max = Integer.MAX_VALUE;
     private Duration wait;
@@ -91,7 +97,7 @@ final class ConsumeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         int taken = 0;
         try (ActiveMQConnectionFactory factory = broker.connectionFactory();
-                Connection connection = broker.connect(factory);
+                Connection connection = broker.connect(factory, BrokerRole.CONSUMER);
                 Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
                 // a null selector selects every message
                 MessageConsumer consumer = session.createConsumer(session.createQueue(queue), queueOptions.selector)) {
@@ -104,7 +110,7 @@ final class ConsumeCommand implements Callable<Integer> {
                     }
                     break;
                 }
-                out.println(line(message));
+                out.println(withProperties ? JsonLines.line(JsonLines.describe(message)) : line(message));
                 // checkError flushes: the message is committed (gone from the queue) only once its line is out
                 if (out.checkError()) {
                     session.rollback();
@@ -115,7 +121,7 @@ final class ConsumeCommand implements Callable<Integer> {
                 taken++;
             }
         } catch (JMSException e) {
-            throw queueOptions.failure("cannot take messages from " + queue + " at " + broker.url()
+            throw queueOptions.failure(broker, BrokerRole.CONSUMER, "taking messages from " + queue
                     + " (" + taken + " taken before)", e);
         }
         return taken;
@@ -128,7 +134,7 @@ final class ConsumeCommand implements Callable<Integer> {
             byte[] bytes = JsonLines.bytes(message);
             text = bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
         }
-        if (text.indexOf('\n') < 0 && text.indexOf('\r') < 0) {
+        if (JsonLines.isOneLine(text)) {
             return text;
         }
         JsonNode json = JsonLines.parsed(text);

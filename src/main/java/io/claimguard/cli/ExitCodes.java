@@ -9,7 +9,7 @@ public final class ExitCodes {
     public static final int FINDINGS = 1;
     /** Wrong arguments: picocli's own status for usage errors. */
     public static final int USAGE = 2;
-    /** Could not be done: the database or broker unreachable, a file unreadable. */
+    /** Could not be done: the database or broker unreachable, the broker refusing, a file unreadable. */
     public static final int UNAVAILABLE = 3;
 
     private ExitCodes() {

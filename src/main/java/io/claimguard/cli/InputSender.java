@@ -1,5 +1,6 @@
 package io.claimguard.cli;
 
+import io.claimguard.broker.BrokerRole;
 import io.claimguard.pipeline.Redrive;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
@@ -14,21 +15,26 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 final class InputSender implements AutoCloseable {
 
     private final String target;
+    private final BrokerOptions broker;
+    private final BrokerRole role;
     private final ActiveMQConnectionFactory factory;
     private final Connection connection;
     private final Session session;
     private final MessageProducer producer;
 
-    InputSender(BrokerOptions broker, String queue) {
-        this.target = queue + " at " + broker.url();
+    /** A sender with the login of the role (a producer's for {@code send}, an operator's for {@code redrive}). */
+    InputSender(BrokerOptions broker, BrokerRole role, String queue) {
+        this.target = "sending to " + queue;
+        this.broker = broker;
+        this.role = role;
         this.factory = broker.connectionFactory();
         try {
-            this.connection = broker.connect(factory);
+            this.connection = broker.connect(factory, role);
             this.session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
             this.producer = session.createProducer(session.createQueue(queue));
         } catch (JMSException | RuntimeException e) {
             close();
-            throw e instanceof ToolFailure known ? known : new ToolFailure("cannot send to " + target, e);
+            throw e instanceof ToolFailure known ? known : broker.failure(role, target, e);
         }
     }
 
@@ -37,7 +43,7 @@ final class InputSender implements AutoCloseable {
         try {
             return send(asBytes ? bytesMessage(content) : session.createTextMessage(new String(content, StandardCharsets.UTF_8)));
         } catch (JMSException e) {
-            throw new ToolFailure("cannot send to " + target, e);
+            throw broker.failure(role, target, e);
         }
     }
 
@@ -48,7 +54,7 @@ final class InputSender implements AutoCloseable {
             message.setLongProperty(Redrive.PROPERTY, deadLetterId);
             return send(message);
         } catch (JMSException e) {
-            throw new ToolFailure("cannot send to " + target, e);
+            throw broker.failure(role, target, e);
         }
     }
 

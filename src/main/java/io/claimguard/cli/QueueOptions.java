@@ -1,5 +1,6 @@
 package io.claimguard.cli;
 
+import io.claimguard.broker.BrokerRole;
 import jakarta.jms.InvalidSelectorException;
 import jakarta.jms.JMSException;
 import picocli.CommandLine;
@@ -22,11 +23,14 @@ public final class QueueOptions {
         return max;
     }
 
-    /** The failure of a JMS call that used the selector: a usage error when the selector is not valid. */
-    ToolFailure failure(String doing, JMSException e) {
+    /**
+     * The failure of a JMS call that used the selector: a usage error when the selector is not valid, else the
+     * broker's failure (a refusal names the login and what was refused).
+     */
+    ToolFailure failure(BrokerOptions broker, BrokerRole role, String doing, JMSException e) {
         if (e instanceof InvalidSelectorException) {
             return new ToolFailure("invalid --selector \"" + selector + "\"", e, ExitCodes.USAGE);
         }
-        return new ToolFailure(doing, e);
+        return broker.failure(role, doing, e);
     }
 }

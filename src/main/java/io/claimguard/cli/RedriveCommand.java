@@ -1,6 +1,7 @@
 package io.claimguard.cli;
 
 import io.claimguard.audit.Sha256;
+import io.claimguard.broker.BrokerRole;
 import io.claimguard.cli.DeadLetterSelection.Selected;
 import io.claimguard.cli.OutcomeWatcher.Audited;
 import io.claimguard.cli.OutcomeWatcher.DeadLettered;
@@ -40,7 +41,7 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:every re-driven input audited (or nothing to re-drive, or --dry-run)",
             "1:an input was dead-lettered again (its new dead letter and reason are printed), or a selected dead letter keeps only part of its input",
             "2:wrong arguments (no selector, a bad instant)",
-            "3:the database or broker unreachable, or inputs still pending at the timeout"},
+            "3:the database or broker unreachable, the broker refusing the operator's login, or inputs still pending at the timeout"},
         footer = {"", "Examples:", "  claimguard redrive --dry-run --reason processing_failed",
             "  claimguard redrive --reason not_json --since 2026-12-03T21:00:00Z", "  claimguard redrive --id 41 --id 42"})
 final class RedriveCommand implements Callable<Integer> {
@@ -122,7 +123,7 @@ final class RedriveCommand implements Callable<Integer> {
         List<byte[]> sha256s = chosen.stream().map(deadLetter -> Sha256.of(deadLetter.payload())).toList();
         Map<String, Audited> auditedBefore = watcher.auditedBefore(sha256s);
         List<Sent> sent = new ArrayList<>();
-        try (InputSender sender = new InputSender(broker, input.queue())) {
+        try (InputSender sender = new InputSender(broker, BrokerRole.OPERATOR, input.queue())) {
             for (int i = 0; i < chosen.size(); i++) {
                 sent.add(new Sent(sha256s.get(i), sender.redrive(chosen.get(i).payload(), chosen.get(i).id()),
                         auditedBefore.get(HEX.formatHex(sha256s.get(i)))));

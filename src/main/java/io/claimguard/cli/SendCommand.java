@@ -1,6 +1,7 @@
 package io.claimguard.cli;
 
 import io.claimguard.audit.Sha256;
+import io.claimguard.broker.BrokerRole;
 import io.claimguard.cli.OutcomeWatcher.Audited;
 import io.claimguard.cli.OutcomeWatcher.DeadLettered;
 import io.claimguard.cli.OutcomeWatcher.Outcome;
@@ -32,7 +33,8 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every input audited (duplicates included), or sent with --no-wait",
             "1:an input was rejected (dead-lettered; the reason is printed)", "2:wrong arguments",
-            "3:the broker or database unreachable, a file unreadable, or inputs still pending at the timeout"},
+            "3:the broker or database unreachable, the broker refusing the producer's login, a file unreadable, or inputs"
+                + " still pending at the timeout"},
         footer = {"", "Example: claimguard send examples/*.json"})
 final class SendCommand implements Callable<Integer> {
 
@@ -67,7 +69,7 @@ final class SendCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         if (noWait) {
-            try (InputSender sender = new InputSender(broker, input.queue())) {
+            try (InputSender sender = new InputSender(broker, BrokerRole.PRODUCER, input.queue())) {
                 for (int i = 0; i < files.size(); i++) {
                     out.println(files.get(i) + " -> sent to " + input.queue() + " as " + sender.send(contents.get(i), asBytes));
                 }
@@ -79,7 +81,7 @@ final class SendCommand implements Callable<Integer> {
             OutcomeWatcher watcher = new OutcomeWatcher(connection);
             Map<String, Audited> auditedBefore = watcher.auditedBefore(sha256s);
             List<Sent> sent = new ArrayList<>();
-            try (InputSender sender = new InputSender(broker, input.queue())) {
+            try (InputSender sender = new InputSender(broker, BrokerRole.PRODUCER, input.queue())) {
                 for (int i = 0; i < files.size(); i++) {
                     sent.add(new Sent(sha256s.get(i), sender.send(contents.get(i), asBytes),
                             auditedBefore.get(HEX.formatHex(sha256s.get(i)))));

@@ -1,5 +1,6 @@
 package io.claimguard.cli;
 
+import io.claimguard.broker.BrokerRole;
 import io.claimguard.status.ChainCheck;
 import io.claimguard.status.Inbox;
 import io.claimguard.status.Part;
@@ -96,20 +97,26 @@ final class StatusCommand implements Callable<Integer> {
         }
     }
 
-    /** The depths as the broker counts them (a core-protocol queue query: no message is read). */
+    /**
+     * The depths as the broker counts them (a core-protocol queue query: no message is read), with the operator's
+     * login.
+     */
     private Part<Queues> queues() {
         List<QueueDepth> depths = new ArrayList<>();
         try (ServerLocator locator = ActiveMQClient.createServerLocator(broker.url())) {
             // as BrokerOptions' factory does for the JMS tools
             locator.setReconnectAttempts(0).setInitialConnectAttempts(1).setCallTimeout(BrokerOptions.CALL_TIMEOUT.toMillis());
+            BrokerOptions.Login login = broker.login(BrokerRole.OPERATOR);
             try (ClientSessionFactory factory = locator.createSessionFactory();
-                    ClientSession session = factory.createSession(broker.user, broker.password, false, true, true, false, 0)) {
+                    ClientSession session = factory.createSession(login.user(), login.password(), false, true, true, false, 0)) {
                 depths.add(depth(session, QueueDepth.INPUT, inputQueue));
                 depths.add(depth(session, QueueDepth.OUTPUT, outputQueue));
                 depths.add(depth(session, QueueDepth.DEAD_LETTER, deadLetterQueue));
             }
+        } catch (ToolFailure e) {
+            return Part.unavailable(ToolFailure.describe(e));
         } catch (Exception e) {
-            return Part.unavailable(ToolFailure.describe(new ToolFailure("cannot reach the broker at " + broker.url(), e)));
+            return Part.unavailable(ToolFailure.describe(broker.failure(BrokerRole.OPERATOR, BrokerOptions.LOGGING_IN, e)));
         }
         return Part.of(new Queues(broker.url(), depths));
     }

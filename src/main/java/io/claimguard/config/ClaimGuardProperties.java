@@ -104,12 +104,39 @@ public record ClaimGuardProperties(
      * The embedded Artemis broker (used with {@code spring.artemis.mode=embedded}).
      *
      * @param dataDirectory where its journal lives
-     * @param acceptorUrl where producers in other processes connect (Artemis core protocol); blank for none
+     * @param acceptorUrl where producers in other processes connect (Artemis core protocol and AMQP 1.0, unless the
+     *     URL names its {@code protocols}); blank for none
      * @param globalMaxSize messages kept in memory before paging to disk; null for a quarter of the heap
      * @param outputRetention how long a result nobody consumes stays on the output queue before the broker drops it
      *     (every result stays in the audit table); null or zero keeps results until they are consumed
+     * @param credentialsFile where the broker's logins are kept when none are configured: generated on the first start,
+     *     read on every later one (and by the command-line tools)
+     * @param users the producer's, consumer's and operator's logins; with these or {@code spring.artemis.user} set, the
+     *     logins are configured and the credentials file is neither read nor written
      */
-    public record Broker(Path dataDirectory, String acceptorUrl, DataSize globalMaxSize, Duration outputRetention) {
+    public record Broker(Path dataDirectory, String acceptorUrl, DataSize globalMaxSize, Duration outputRetention,
+            Path credentialsFile, Users users) {
+    }
+
+    /**
+     * Configured broker logins by role ({@code claimguard.broker.users.producer.user}, {@code .password}, ...); ClaimGuard's
+     * own is {@code spring.artemis.user} and {@code .password}.
+     */
+    public record Users(Login producer, Login consumer, Login operator) {
+    }
+
+    /** A configured broker login; {@link #toString()} never shows the password. */
+    public record Login(String user, String password) {
+
+        /** Whether anything of it is set. */
+        public boolean given() {
+            return (user != null && !user.isBlank()) || (password != null && !password.isEmpty());
+        }
+
+        @Override
+        public String toString() {
+            return "Login[user=" + user + ", password=(hidden)]";
+        }
     }
 
     /**
@@ -134,13 +161,20 @@ public record ClaimGuardProperties(
     }
 
     /**
-     * How the service uses PostgreSQL.
+     * How the service uses PostgreSQL: {@code spring.datasource.*} is the login it is given, {@code spring.flyway.*}
+     * the one that migrates (by default the same). The service's own connections (its pool and the explorer's) use a
+     * runtime login that can add audit rows but never change or remove them; see {@link RuntimeLogin}.
      *
-     * @param runtimeRole the role every runtime connection takes with {@code SET ROLE} (exact name, case-sensitive),
-     *     so that the service can add audit rows but not change or remove them; blank to keep the login's own
-     *     privileges. Migrations run on Flyway's own connection and are not affected.
+     * @param runtimeRole the role every runtime connection takes with {@code SET ROLE} (exact name, case-sensitive);
+     *     blank to keep the runtime login's own privileges. Migrations run on Flyway's own connection and are not
+     *     affected.
+     * @param runtimeLogin the login ClaimGuard makes (or brings up to date) and connects as when the login it is given
+     *     is privileged (a superuser, or able to change audit rows); blank: ClaimGuard makes none, and a privileged
+     *     login is refused unless {@code allowPrivilegedLogin}
+     * @param allowPrivilegedLogin for a trial only: run on a privileged login as it is (acting as the runtime role),
+     *     saying so at WARN at every start, instead of making a runtime login or refusing to start
      */
-    public record Database(String runtimeRole) {
+    public record Database(String runtimeRole, String runtimeLogin, boolean allowPrivilegedLogin) {
     }
 
     /**

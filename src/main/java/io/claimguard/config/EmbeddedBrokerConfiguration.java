@@ -10,12 +10,17 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * The embedded broker's network side and redelivery. Producers on other processes reach it at
- * {@code claimguard.broker.acceptor-url}; a message on the input queue that keeps rolling back is redelivered
+ * {@code claimguard.broker.acceptor-url} (CORE and AMQP 1.0, with a login: {@link EmbeddedBrokerSecurity}); a message on the input queue that keeps rolling back is redelivered
  * with back-off, then moved to {@code claimguard.jms.dead-letter-queue}. An external broker needs the same
  * address settings (see README).
  */
 @Configuration(proxyBeanMethods = false)
 public class EmbeddedBrokerConfiguration {
+
+    /** The protocols the network acceptor speaks unless its URL names others. */
+    static final String DEFAULT_PROTOCOLS = "CORE,AMQP";
+    /** The SASL mechanisms an AMQP client may use unless the URL names others: a user name and password, never ANONYMOUS. */
+    static final String DEFAULT_SASL_MECHANISMS = "PLAIN";
 
     @Bean
     ArtemisConfigurationCustomizer networkAcceptor(ClaimGuardProperties properties) {
@@ -23,12 +28,29 @@ public class EmbeddedBrokerConfiguration {
         return configuration -> {
             if (url != null && !url.isBlank()) {
                 try {
-                    configuration.addAcceptorConfiguration("claimguard-tcp", url);
+                    configuration.addAcceptorConfiguration("claimguard-tcp", withDefaults(url.strip()));
                 } catch (Exception e) {
                     throw new IllegalArgumentException("claimguard.broker.acceptor-url is not a valid acceptor URL: " + url, e);
                 }
             }
         };
+    }
+
+    /**
+     * The acceptor URL with {@code protocols=CORE,AMQP} and {@code saslMechanisms=PLAIN} unless it names its own: Artemis'
+     * acceptor would otherwise speak every protocol it finds on the class path, and offer AMQP clients the SASL
+     * mechanism ANONYMOUS (which the broker's security then refuses only once the connection opens).
+     */
+    static String withDefaults(String url) {
+        String withProtocols = withOption(url, "protocols", DEFAULT_PROTOCOLS);
+        return withOption(withProtocols, "saslMechanisms", DEFAULT_SASL_MECHANISMS);
+    }
+
+    private static String withOption(String url, String name, String value) {
+        if (url.toLowerCase(java.util.Locale.ROOT).matches(".*[?&;]" + name.toLowerCase(java.util.Locale.ROOT) + "=.*")) {
+            return url;
+        }
+        return url + (url.contains("?") ? "&" : "?") + name + "=" + value;
     }
 
     /**

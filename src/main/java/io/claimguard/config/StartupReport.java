@@ -15,10 +15,12 @@ class StartupReport {
 
     private final ClaimGuardProperties properties;
     private final Environment environment;
+    private final RuntimeLogin login;
 
-    StartupReport(ClaimGuardProperties properties, Environment environment) {
+    StartupReport(ClaimGuardProperties properties, Environment environment, RuntimeLogin login) {
         this.properties = properties;
         this.environment = environment;
+        this.login = login;
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -34,7 +36,7 @@ class StartupReport {
                 properties.jms().outputQueue(), properties.file().outbox().toAbsolutePath(), properties.jms().deadLetterQueue());
         String role = properties.database().runtimeRole();
         LOG.info("ClaimGuard audits to {} (schema claimguard) as {}, acting as {}; migrations as {}; broker: {}",
-                environment.getProperty("spring.datasource.url"), environment.getProperty("spring.datasource.username"),
+                environment.getProperty("spring.datasource.url"), login.describe(),
                 role == null || role.isBlank() ? "itself (no runtime role)" : role,
                 environment.getProperty("spring.flyway.user"), broker);
     }

@@ -68,9 +68,57 @@ public final class EffectiveResult {
         return toJson(toNode(verification, auditId));
     }
 
-    /** A result {@link #toNode} built, as it is forwarded. */
+    /**
+     * A result {@link #toNode} built, as it is forwarded: text whose UTF-8 bytes decode back to the same text, so
+     * that every consumer (a JMS text, a Kafka value, a file) reads exactly the bytes its signature covers. A lone
+     * surrogate, which valid JSON may carry as an escape but UTF-8 cannot encode, is written as its JSON escape
+     * (backslash, u, four hex digits) again: the same value, in a form every path keeps.
+     */
     public static String toJson(ObjectNode result) {
-        return MAPPER.writeValueAsString(result);
+        return escapeLoneSurrogates(MAPPER.writeValueAsString(result));
+    }
+
+    /**
+     * The JSON text with every lone surrogate written as its escape; the text itself when it has none (almost always).
+     * A surrogate can stand only inside a string or a name of JSON text, where its escape means the same character.
+     */
+    static String escapeLoneSurrogates(String json) {
+        int first = firstLoneSurrogate(json, 0);
+        if (first < 0) {
+            return json;
+        }
+        StringBuilder escaped = new StringBuilder(json.length() + 16).append(json, 0, first);
+        for (int i = first; i < json.length(); i++) {
+            char c = json.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < json.length() && Character.isLowSurrogate(json.charAt(i + 1))) {
+                escaped.append(c).append(json.charAt(++i));
+            } else if (Character.isSurrogate(c)) {
+                escaped.append(String.format("\\u%04x", (int) c));
+            } else {
+                escaped.append(c);
+            }
+        }
+        return escaped.toString();
+    }
+
+    /** Whether the text has no lone surrogate, so that its UTF-8 bytes decode back to the same text. */
+    public static boolean isWellFormed(String text) {
+        return firstLoneSurrogate(text, 0) < 0;
+    }
+
+    /** The index of the first surrogate that is not half of a pair, from {@code from}; -1 when there is none. */
+    private static int firstLoneSurrogate(String text, int from) {
+        for (int i = from; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                    i++;
+                } else {
+                    return i;
+                }
+            }
+        }
+        return -1;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.claimguard.explorer;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.claimguard.config.RuntimeLogin;
 import java.time.Duration;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Value;
@@ -10,10 +11,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * The explorer's own small pool, apart from the service's: every connection takes {@code claimguard.explorer.database-role}
- * ({@code SET ROLE claimguard_reader}, which may only read schema claimguard) and is read-only in every transaction,
- * autocommit included ({@code readOnlyMode=always}). It is deliberately not a {@code DataSource} bean, so that the
- * service's pool, its writer role and its health check stay as they are.
+ * The explorer's own small pool, apart from the service's: it connects as the service's {@link RuntimeLogin} (never
+ * as a privileged login the service was given, unless that is a trial), every connection takes
+ * {@code claimguard.explorer.database-role} ({@code SET ROLE claimguard_reader}, which may only read schema claimguard)
+ * and is read-only in every transaction, autocommit included ({@code readOnlyMode=always}). It is deliberately not a
+ * {@code DataSource} bean, so that the service's pool, its writer role and its health check stay as they are.
  */
 @Component
 @ConditionalOnProperty(name = "claimguard.explorer.enabled", havingValue = "true")
@@ -24,13 +26,12 @@ public class ExplorerDatabase implements DisposableBean {
     private final HikariDataSource pool;
     private final JdbcTemplate sql;
 
-    ExplorerDatabase(ExplorerProperties explorer, @Value("${spring.datasource.url}") String url,
-            @Value("${spring.datasource.username:}") String username, @Value("${spring.datasource.password:}") String password) {
+    ExplorerDatabase(ExplorerProperties explorer, @Value("${spring.datasource.url}") String url, RuntimeLogin login) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("claimguard-explorer");
         config.setJdbcUrl(url);
-        config.setUsername(username);
-        config.setPassword(password);
+        config.setUsername(login.username());
+        config.setPassword(login.password());
         config.setMaximumPoolSize(2);
         config.setMinimumIdle(0);
         config.setConnectionTimeout(5_000);

@@ -1,6 +1,7 @@
 package io.claimguard.forward;
 
 import io.claimguard.pipeline.GroupCommit;
+import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.ResultProperties;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -32,7 +33,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class ResultSender implements DisposableBean {
 
-    /** One result to send: the body and its properties for consumers' selectors. */
+    /** One result to send: the signed text and its properties (for consumers' selectors, and its signature). */
     record OutgoingResult(String body, Map<String, Object> properties) {
     }
 
@@ -64,9 +65,9 @@ public class ResultSender implements DisposableBean {
                 });
     }
 
-    /** Sends the exchange's body, the effective result, with its properties; returns once it is committed. */
+    /** Sends the exchange's signed effective result, with its properties; returns once it is committed. */
     public void send(Exchange exchange) throws Exception {
-        groups.submit(new OutgoingResult(exchange.getIn().getBody(String.class), ResultProperties.of(exchange)));
+        groups.submit(new OutgoingResult(InputExchange.signedResult(exchange).text(), ResultProperties.of(exchange)));
     }
 
     private List<Boolean> sendInOneTransaction(List<OutgoingResult> results) {

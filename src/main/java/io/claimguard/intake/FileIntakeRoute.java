@@ -6,9 +6,11 @@ import io.claimguard.observe.PipelineObserver;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
+import io.claimguard.pipeline.SignedResult;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.OffsetDateTime;
@@ -24,8 +26,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The file drop: every settled {@code *.json} file in the inbox is one input ({@link SettledFileFilter}). Once its audit rows are committed
- * and its result forwarded, the result is also written to the outbox and the file moves to {@code .done/}; once a
- * rejected or failed file's dead_letter row is committed, it moves to {@code .error/} with its reason beside it; a
+ * and its result forwarded, the result is also written to the outbox, its signature beside it first, and the file
+ * moves to {@code .done/}; once a rejected or failed file's dead_letter row is committed, it moves to {@code .error/} with its reason beside it; a
  * name already taken there gets a number ({@link InboxFileDisposal}). A file larger than a dead letter keeps is never
  * read into memory whole ({@link #capture}). On any other failure it stays
  * in the inbox and is tried again at the next poll. Files are processed {@code claimguard.file.concurrency} at a
@@ -82,6 +84,13 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
                 .choice()
                     .when(InputExchange.FORWARDED)
                         .process(FileIntakeRoute::nameResult)
+                        // the signature first, so that whoever sees the result file finds its signature beside it
+                        .process(FileIntakeRoute::signatureAsBody)
+                        .to(file("{{claimguard.file.outbox}}")
+                                .fileName("${exchangeProperty." + RESULT_NAME + "}" + SignedResult.SIDECAR_SUFFIX)
+                                .tempFileName(".${exchangeProperty." + RESULT_NAME + "}" + SignedResult.SIDECAR_SUFFIX + ".tmp")
+                                .fileExist("Override"))
+                        .process(FileIntakeRoute::resultAsBody)
                         .to(file("{{claimguard.file.outbox}}")
                                 .fileName("${exchangeProperty." + RESULT_NAME + "}")
                                 .tempFileName(".${exchangeProperty." + RESULT_NAME + "}.tmp")
@@ -122,6 +131,16 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
         byte[] payload = exchange.getIn().getBody(byte[].class);
         InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.FILE, name, receivedAt,
                 payload == null ? new byte[0] : payload, null, null));
+    }
+
+    /** The sidecar file's content: the result's key id and signature. */
+    private static void signatureAsBody(Exchange exchange) {
+        exchange.getIn().setBody(InputExchange.signedResult(exchange).sidecar().getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** The outbox file's content: exactly the bytes the signature covers. */
+    private static void resultAsBody(Exchange exchange) {
+        exchange.getIn().setBody(InputExchange.signedResult(exchange).bytes());
     }
 
     private static void nameResult(Exchange exchange) {

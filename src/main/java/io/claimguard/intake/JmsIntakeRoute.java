@@ -92,14 +92,14 @@ public class JmsIntakeRoute extends RouteBuilder {
     }
 
     /**
-     * The results to the output queue, the rejected and failed inputs as they came to the dead-letter queue (with
+     * The signed results to the output queue, the rejected and failed inputs as they came to the dead-letter queue (with
      * the reason as one more property), in the batch's transaction.
      */
     private void sendInBatchTransaction(Exchange batch) throws ActiveMQException {
         BatchSession session = batch.getProperty(ArtemisBatchConsumer.SESSION, BatchSession.class);
         for (Exchange input : BatchOfInputs.inputs(batch)) {
             if (InputExchange.FORWARDED.matches(input)) {
-                session.sendText(jms.outputQueue(), input.getIn().getBody(String.class), ResultProperties.of(input));
+                session.sendText(jms.outputQueue(), InputExchange.signedResult(input).text(), ResultProperties.of(input));
             } else if (InputExchange.SET_ASIDE.matches(input)) {
                 session.sendCopy(jms.deadLetterQueue(), input.getProperty(MESSAGE, BatchMessage.class),
                         REASON_PROPERTY, InputExchange.deadLetter(input).describe());

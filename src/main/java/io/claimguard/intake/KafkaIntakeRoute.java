@@ -118,8 +118,8 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
     }
 
     /**
-     * The body becomes the records to produce: each forwarded input's effective result (keyed by request id, with
-     * the result properties as headers) and each rejected or failed input's record as it came, with the reason.
+     * The body becomes the records to produce: each forwarded input's effective result, the bytes its signature
+     * covers (keyed by request id, with the result properties as headers, the signature and its key id among them) and each rejected or failed input's record as it came, with the reason.
      */
     private void resultsAndDeadLetters(Exchange batch) {
         List<Message> outgoing = new ArrayList<>();
@@ -127,7 +127,7 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
             Message message = new DefaultMessage(batch);
             if (InputExchange.FORWARDED.matches(input)) {
                 Map<String, Object> properties = ResultProperties.of(input);
-                message.setBody(input.getIn().getBody(String.class).getBytes(StandardCharsets.UTF_8));
+                message.setBody(InputExchange.signedResult(input).bytes());
                 message.setHeader(KafkaConstants.KEY, utf8(InputExchange.verification(input).requestId()));
                 properties.forEach((name, value) -> message.setHeader(name, String.valueOf(value)));
             } else if (InputExchange.SET_ASIDE.matches(input)) {

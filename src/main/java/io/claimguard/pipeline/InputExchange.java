@@ -15,6 +15,7 @@ public final class InputExchange {
     private static final String DEAD_LETTER = "claimguardDeadLetter";
     private static final String OUTCOME = "claimguardOutcome";
     private static final String AUDIT_ID = "claimguardAuditId";
+    private static final String SIGNED_RESULT = "claimguardSignedResult";
     private static final String INTAKE_SENDS_RESULT = "claimguardIntakeSendsResult";
 
     /** Rejected as not an acceptable envelope: to be recorded in dead_letter, never audited. */
@@ -80,6 +81,20 @@ public final class InputExchange {
 
     public static long auditId(Exchange exchange) {
         return exchange.getProperty(AUDIT_ID, Long.class);
+    }
+
+    /** The effective result signed, as every path sends it ({@link Pipeline#SIGN}). */
+    public static void signed(Exchange exchange, SignedResult result) {
+        exchange.setProperty(SIGNED_RESULT, result);
+    }
+
+    /** The signed effective result; fails for an input whose result was not signed, which must never be sent. */
+    public static SignedResult signedResult(Exchange exchange) {
+        SignedResult result = exchange.getProperty(SIGNED_RESULT, SignedResult.class);
+        if (result == null) {
+            throw new IllegalStateException("the effective result of " + input(exchange).sourceRef() + " is not signed");
+        }
+        return result;
     }
 
     /** What became of the input; null while it is still being processed. */

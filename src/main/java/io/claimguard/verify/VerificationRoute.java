@@ -22,8 +22,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The one processing path every intake feeds. {@code verify-steps} reads, projects and guards the input, then either
- * records a rejected input in dead_letter, or commits the audit rows of an accepted one and forwards its effective
- * result (unless the intake sends it in its own transaction, as a JMS batch does); its failing steps are retried by
+ * records a rejected input in dead_letter, or commits the audit rows of an accepted one, signs its effective result
+ * and forwards it (unless the intake sends it in its own transaction, as a JMS batch does); its failing steps are retried by
  * {@link RetryPolicy}. {@code verify} decides what a failure that outlasted
  * those retries means for the input:
  * <ul>
@@ -76,6 +76,7 @@ public class VerificationRoute extends RouteBuilder {
                     .otherwise()
                         .to(Pipeline.AUDIT)
                         .process(observer::audited)
+                        .to(Pipeline.SIGN)
                         .filter(PredicateBuilder.not(InputExchange.RESULT_SENT_BY_INTAKE))
                             .to(Pipeline.FORWARD)
                         .end()

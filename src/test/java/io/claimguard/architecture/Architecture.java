@@ -25,8 +25,12 @@ final class Architecture {
      * finds an input's row by the service's own definition. {@code merkle} is plain Java like {@code domain}: the RFC
      * 6962 tree, which uses nothing of the service. {@code checkpoint} (signed checkpoints and receipts over the seals)
      * builds the tree over {@code seal}'s hashes; the command line and the status facts read it. The audit
-     * {@code explorer} (read-only pages and the web login) reads the tables itself and takes only a row's seal check from
-     * {@code seal}. The application class at the root wires it all and is not a layer.
+     * {@code explorer} (read-only pages and the web login) reads the tables itself, as the runtime login {@code config}
+     * chose at start, and takes only a row's seal check from {@code seal}. {@code signing} signs every effective result
+     * (the {@code sign} step of the pipeline) with {@code checkpoint}'s Ed25519 keys, and the command line checks results
+     * with it. Who may log in to the broker and what each role may do there is {@code broker}, which uses nothing of
+     * the service: {@code config} secures the embedded broker with it, and the command line's tools log in by role with
+     * it. The application class at the root wires it all and is not a layer.
      */
     static ArchRule layers(String root) {
         return layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -47,8 +51,11 @@ final class Architecture {
                 .layer("merkle").definedBy(root + ".merkle..")
                 .layer("checkpoint").definedBy(root + ".checkpoint..")
                 .layer("explorer").definedBy(root + ".explorer..")
+                .layer("signing").definedBy(root + ".signing..")
+                .layer("broker").definedBy(root + ".broker..")
                 .whereLayer("domain").mayNotAccessAnyLayer()
-                .whereLayer("config").mayOnlyAccessLayers("domain")
+                .whereLayer("broker").mayNotAccessAnyLayer()
+                .whereLayer("config").mayOnlyAccessLayers("broker", "domain")
                 .whereLayer("pipeline").mayOnlyAccessLayers("domain")
                 .whereLayer("telemetry").mayOnlyAccessLayers("pipeline", "config", "domain")
                 .whereLayer("observe").mayOnlyAccessLayers("telemetry", "status", "pipeline", "config", "domain")
@@ -59,11 +66,12 @@ final class Architecture {
                 .whereLayer("intake").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")
                 .whereLayer("seal").mayOnlyAccessLayers("pipeline", "config")
                 .whereLayer("status").mayOnlyAccessLayers("checkpoint", "seal", "config", "domain")
-                .whereLayer("cli").mayOnlyAccessLayers("status", "checkpoint", "merkle", "seal", "audit", "pipeline",
-                        "config", "domain")
+                .whereLayer("cli").mayOnlyAccessLayers("status", "checkpoint", "merkle", "seal", "audit", "signing",
+                        "pipeline", "broker", "config", "domain")
                 .whereLayer("merkle").mayNotAccessAnyLayer()
                 .whereLayer("checkpoint").mayOnlyAccessLayers("seal", "merkle", "pipeline", "config")
-                .whereLayer("explorer").mayOnlyAccessLayers("seal");
+                .whereLayer("explorer").mayOnlyAccessLayers("seal", "config")
+                .whereLayer("signing").mayOnlyAccessLayers("checkpoint", "pipeline", "domain");
     }
 
     /** No package uses one that uses it back, however long the way round. */

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
+import io.claimguard.checkpoint.Ed25519Keys;
 import io.claimguard.domain.Verification;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.ReceivedInput;
 import io.claimguard.pipeline.ResultProperties;
+import io.claimguard.signing.ResultSignatures;
 import io.claimguard.testkit.Envelopes;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.jms.Connection;
@@ -16,6 +18,7 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -45,6 +48,7 @@ import org.slf4j.LoggerFactory;
 class ResultSenderTest {
 
     private static final int CALLERS = 16;
+    private static final ResultSignatures.Signer SIGNER = new ResultSignatures.Signer(signingKey());
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private EmbeddedActiveMQ broker;
@@ -99,7 +103,9 @@ class ResultSenderTest {
         assertThat(received.get("req-5")).containsEntry(ResultProperties.AUDIT_ID, 1005L)
                 .containsEntry(ResultProperties.REQUEST_ID, "req-5")
                 .containsEntry(ResultProperties.VERDICT, "PASS")
-                .hasSize(3);
+                .containsEntry(ResultProperties.SIGNATURE_KEY_ID, SIGNER.keyId())
+                .containsKey(ResultProperties.SIGNATURE)
+                .hasSize(5);
         double groups = registry.get("claimguard.forward.batch.size").summary().count();
         assertThat(groups).as("transactions for %d results", 4 * CALLERS).isLessThan(4 * CALLERS);
         assertThat(registry.get("claimguard.forward.batch.size").summary().max()).isGreaterThan(1);
@@ -134,6 +140,11 @@ class ResultSenderTest {
         return byRequest;
     }
 
+    private static Ed25519Keys.SigningKey signingKey() {
+        KeyPair pair = Ed25519Keys.generate();
+        return new Ed25519Keys.SigningKey(pair.getPrivate(), pair.getPublic());
+    }
+
     private static Exchange auditedResult(String requestId, long auditId) {
         Verification verification = Envelopes.clean().set("request_id", "'" + requestId + "'").verify();
         Exchange exchange = new DefaultExchange(new DefaultCamelContext());
@@ -141,7 +152,7 @@ class ResultSenderTest {
                 OffsetDateTime.now(), verification.envelope().json().getBytes(StandardCharsets.UTF_8), null, null));
         InputExchange.accept(exchange, verification);
         InputExchange.audited(exchange, auditId, true);
-        exchange.getIn().setBody("{\"request_id\":\"" + requestId + "\"}");
+        InputExchange.signed(exchange, SIGNER.sign("{\"request_id\":\"" + requestId + "\"}"));
         return exchange;
     }
 }

@@ -115,8 +115,9 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
     @Test
     @DisplayName("Scenario: The service acts as the runtime role and Flyway migrates as the owner on its own connection")
     void serviceActsAsRuntimeRoleAndFlywayAsOwner() throws SQLException {
+        // the test database's superuser is a privileged login: the service connects as the runtime login it made
         assertThat(new JdbcTemplate(dataSource).queryForMap("SELECT current_user AS acting, session_user AS login"))
-                .containsEntry("acting", WRITER).containsEntry("login", DATABASE.username());
+                .containsEntry("acting", WRITER).containsEntry("login", "claimguard_runtime");
 
         DataSource migrations = flyway.getConfiguration().getDataSource();
         assertThat(migrations).isNotSameAs(dataSource);

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.claimguard.audit.AuditWriter;
+import io.claimguard.broker.BrokerRole;
+import io.claimguard.testkit.TestBrokerUsers;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -175,7 +177,8 @@ class BatchedAuditIT extends ServiceTestSupport {
      * one by one can each be taken ahead by a session whose batch then waits on the locked table with it.
      */
     private void sendTogether(Map<String, String> textByTestCase) throws JMSException {
-        try (jakarta.jms.Connection connection = connectionFactory.createConnection();
+        try (jakarta.jms.Connection connection = TestBrokerUsers.connectionFactory(brokerUrl(), BrokerRole.PRODUCER)
+                .createConnection();
                 Session session = connection.createSession(true, Session.SESSION_TRANSACTED)) {
             MessageProducer producer = session.createProducer(session.createQueue(INPUT_QUEUE));
             for (Map.Entry<String, String> input : textByTestCase.entrySet()) {

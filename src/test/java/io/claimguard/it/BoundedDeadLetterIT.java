@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.claimguard.audit.Sha256;
+import io.claimguard.broker.BrokerRole;
 import io.claimguard.testkit.ExplorerClient;
 import io.claimguard.testkit.LargeAudits;
+import io.claimguard.testkit.TestBrokerUsers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +64,7 @@ class BoundedDeadLetterIT extends ServiceTestSupport {
         String amqp = uniqueId("huge-amqp");
         String text = new String(notJson("huge-amqp é", HUGE), StandardCharsets.UTF_8);
         byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        sendAmqp(folder, "amqp://127.0.0.1:" + BROKER_PORT, INPUT_QUEUE,
+        sendAmqp(folder, TestBrokerUsers.amqpUrl(BROKER_PORT, BrokerRole.PRODUCER), INPUT_QUEUE,
                 List.of(Map.of("test_case", amqp, "section", "string", "body", text)));
         DeadLetterMessage amqpCopy = receiveDeadLetter(amqp);
         assertThat(amqpCopy).as("the AMQP message on the dead-letter queue").isNotNull();

@@ -10,9 +10,13 @@ import java.util.stream.Stream;
 /** One run of {@code claimguard <command>} in the test's JVM: its exit code and what it printed, line by line. */
 record CliRun(int exitCode, List<String> lines, String err) {
 
-    /** Runs the command with the test service's broker, input queue and database added to the arguments. */
+    /**
+     * Runs the command with the test service's broker (and the credentials file of its logins), input queue and database
+     * added to the arguments.
+     */
     static CliRun against(String command, String... arguments) {
         String[] args = Stream.concat(Stream.of(command, "--broker", "tcp://127.0.0.1:" + ServiceTestSupport.BROKER_PORT,
+                        "--broker-credentials", ServiceTestSupport.BROKER_CREDENTIALS.toString(),
                         "--queue", ServiceTestSupport.INPUT_QUEUE, "--db-url", ServiceTestSupport.DATABASE.jdbcUrl(),
                         "--db-user", ServiceTestSupport.DATABASE.username(),
                         "--db-password", ServiceTestSupport.DATABASE.password()),

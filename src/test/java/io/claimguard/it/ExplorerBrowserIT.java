@@ -118,6 +118,30 @@ class ExplorerBrowserIT extends ServiceTestSupport {
     }
 
     @Test
+    @DisplayName("Scenario: A throttled login says how long to wait")
+    void throttledLoginSaysToWait() {
+        browser.manage().deleteAllCookies();
+        // a name no other test uses: five wrong passwords throttle it from this browser's address (127.0.0.1)
+        String intruder = uniqueId("intruder");
+        for (int attempt = 1; attempt <= 10 && browser.findElements(By.id("login-throttled")).isEmpty(); attempt++) {
+            browser.get(url("/login"));
+            browser.findElement(By.id("username")).sendKeys(intruder);
+            browser.findElement(By.id("password")).sendKeys("not the password " + attempt);
+            browser.findElement(By.id("login")).click();
+            waitFor(ExpectedConditions.or(ExpectedConditions.presenceOfElementLocated(By.id("login-error")),
+                    ExpectedConditions.presenceOfElementLocated(By.id("login-throttled"))));
+            if (attempt < 5) {
+                assertThat(browser.findElements(By.id("login-throttled"))).as("attempt %d", attempt).isEmpty();
+            }
+        }
+        assertThat(browser.getCurrentUrl()).contains("/login?throttled=");
+        assertThat(text("login-throttled")).matches("Too many failed logins for this name or from this address: "
+                + "wait ([1-9]|10) seconds, then try again\\.");
+        assertThat(browser.findElement(By.id("username")).isDisplayed()).as("the form is still there").isTrue();
+        screenshot("login-throttled");
+    }
+
+    @Test
     @DisplayName("Scenario: An operator logs in and finds an input by its request id")
     void findByRequestId() {
         logIn();

@@ -16,10 +16,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,8 +30,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The jar as it runs by default for the explorer (off), with Prometheus closed and the port bound to loopback: the
- * pages are not served, and the management port's rules hold all the same.
+ * The jar as it runs by default for the explorer (off), with Prometheus closed and the port bound to loopback, as on
+ * Kubernetes: the pages are not served, the management port's rules hold all the same, and failed logins count by the
+ * socket's address whatever X-Forwarded-For says.
  */
 class ExplorerOffIT {
 
@@ -41,7 +45,7 @@ class ExplorerOffIT {
         Path work = Files.createTempDirectory("claimguard-explorer-off-");
         TestDatabase database = TestDatabase.createSeparate();
         int port = FreePort.onLoopback();
-        ServiceProcess service = new ServiceProcess(ServiceProcess.findJar(), Map.of(
+        Map<String, String> properties = new HashMap<>(Map.of(
                 "spring.datasource.url", database.jdbcUrl(),
                 "spring.datasource.username", database.username(),
                 "spring.datasource.password", database.password(),
@@ -51,8 +55,10 @@ class ExplorerOffIT {
                 "claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + FreePort.onLoopback(),
                 "claimguard.management.port", Integer.toString(port),
                 "claimguard.management.address", "127.0.0.1",
-                "claimguard.management.prometheus-public", "false"),
-                work, port);
+                "claimguard.management.prometheus-public", "false"));
+        // as Boot finds itself on Kubernetes, where it would trust X-Forwarded-For from private addresses by itself
+        properties.put("spring.main.cloud-platform", "kubernetes");
+        ServiceProcess service = new ServiceProcess(ServiceProcess.findJar(), properties, work, port);
         try {
             service.start();
             service.awaitReady(PATIENCE);
@@ -72,6 +78,12 @@ class ExplorerOffIT {
             }
             assertThat(get(port, "/actuator/health/liveness", false).statusCode()).isEqualTo(200);
             assertThat(get(port, "/actuator/health/readiness", false).statusCode()).isEqualTo(200);
+            // failed logins count by the socket's address: naming other addresses in X-Forwarded-For does not help
+            for (int i = 1; i <= 5; i++) {
+                assertThat(basic(port, "203.0.113." + i, TestOperator.NAME, "wrong").statusCode()).isEqualTo(401);
+            }
+            HttpResponse<String> throttled = basic(port, "203.0.113.99", TestOperator.NAME, TestOperator.PASSWORD);
+            assertThat(throttled.statusCode()).as("X-Forwarded-For ignored").isEqualTo(429);
             // bound to loopback: another interface of this host is not answered
             Optional<InetAddress> other = otherAddress();
             if (other.isPresent()) {
@@ -94,6 +106,14 @@ class ExplorerOffIT {
             request.header("Authorization", TestOperator.basicAuthorization());
         }
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** GET of camelroutes with HTTP Basic, naming {@code forwardedFor} in X-Forwarded-For. */
+    private static HttpResponse<String> basic(int port, String forwardedFor, String name, String password) throws Exception {
+        String credentials = Base64.getEncoder().encodeToString((name + ":" + password).getBytes(StandardCharsets.UTF_8));
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/camelroutes"))
+                .timeout(Duration.ofSeconds(15)).header("X-Forwarded-For", forwardedFor)
+                .header("Authorization", "Basic " + credentials).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** An IPv4 address of this host that is not loopback, if it has one. */

@@ -2,9 +2,11 @@ package io.claimguard.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.claimguard.explorer.ExplorerDatabase;
 import io.claimguard.explorer.WebSecurity;
+import io.claimguard.testkit.TestOperator;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,20 +15,28 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.apache.camel.CamelContext;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.dao.DataAccessException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Who may see what on the management port, at the HTTP level; and how the explorer reaches the database. */
+@ExtendWith(OutputCaptureExtension.class)
 class ExplorerSecurityIT extends ServiceTestSupport {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @Autowired
     ExplorerDatabase explorerDatabase;
+
+    @Autowired
+    CamelContext camel;
 
     @Test
     @DisplayName("Scenario: Probes and scrapers need no login, every other actuator endpoint does")
@@ -108,6 +118,69 @@ class ExplorerSecurityIT extends ServiceTestSupport {
                         OR has_table_privilege('claimguard.' || ?, 'DELETE') OR has_table_privilege('claimguard.' || ?, 'TRUNCATE')""",
                     Boolean.class, table, table, table, table)).as(table).isFalse();
         }
+    }
+
+    @Test
+    @DisplayName("Scenario: Without a login, health is the status and nothing else")
+    void healthStatusOnly() throws Exception {
+        HttpResponse<String> up = anonymous("/actuator/health");
+        assertThat(up.statusCode()).isEqualTo(200);
+        assertThat(up.body()).isEqualTo("{\"status\":\"UP\"}");
+        JsonNode detailed = JSON.readTree(management("/actuator/health").body());
+        assertThat(detailed.path("components").has("db")).as(detailed.toString()).isTrue();
+        assertThat(detailed.path("groups").toString()).contains("liveness", "readiness");
+
+        camel.getRouteController().stopRoute("file-intake");
+        try {
+            await().atMost(PATIENCE).until(() -> anonymous("/actuator/health").statusCode() == 503);
+            assertThat(anonymous("/actuator/health").body()).isEqualTo("{\"status\":\"DOWN\"}");
+            assertThat(management("/actuator/health").body()).contains("\"camelHealth\"");
+        } finally {
+            camel.getRouteController().startRoute("file-intake");
+        }
+        await().atMost(PATIENCE).until(() -> anonymous("/actuator/health").statusCode() == 200);
+    }
+
+    @Test
+    @DisplayName("Scenario: A write to the actuator is refused with 405, never an error")
+    void actuatorTakesNoWrite(CapturedOutput output) {
+        for (String path : List.of("/actuator/camelroutes/file-intake/stop", "/actuator/camelroutes/jms-intake/stop",
+                "/actuator/health", "/actuator/prometheus", "/actuator/claimguard", "/actuator/info")) {
+            for (String method : List.of("POST", "PUT", "PATCH", "DELETE")) {
+                for (boolean operator : new boolean[] {false, true}) {
+                    HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                            .method(method, HttpRequest.BodyPublishers.ofString("{}"));
+                    if (operator) {
+                        request.header("Authorization", TestOperator.basicAuthorization());
+                    }
+                    HttpResponse<String> answer = send(request);
+                    String what = method + " " + path + (operator ? " as the operator" : "");
+                    assertThat(answer.statusCode()).as(what).isEqualTo(405);
+                    assertThat(answer.headers().firstValue("Allow")).as(what).hasValue("GET, HEAD");
+                }
+            }
+        }
+        // nothing was stopped, and nothing was logged as an error
+        assertThat(camel.getRouteController().getRouteStatus("file-intake").isStarted()).isTrue();
+        assertThat(camel.getRouteController().getRouteStatus("jms-intake").isStarted()).isTrue();
+        assertThat(output.getAll().lines().filter(line -> line.contains(" ERROR ") || line.startsWith("\tat ")))
+                .isEmpty();
+    }
+
+    @Test
+    @DisplayName("Scenario: The session cookie is HttpOnly and SameSite=Lax, and Secure over HTTPS")
+    void sessionCookie() {
+        String plain = sessionCookieOf(send(HttpRequest.newBuilder(uri("/login"))));
+        assertThat(plain).contains("; HttpOnly", "; SameSite=Lax").doesNotContain("Secure");
+        // as a TLS-terminating proxy on 127.0.0.1 forwards an HTTPS request (server.forward-headers-strategy=native)
+        String overHttps = sessionCookieOf(send(HttpRequest.newBuilder(uri("/login"))
+                .header("X-Forwarded-Proto", "https")));
+        assertThat(overHttps).contains("; Secure", "; HttpOnly", "; SameSite=Lax");
+    }
+
+    private static String sessionCookieOf(HttpResponse<String> answer) {
+        return answer.headers().allValues("Set-Cookie").stream().filter(cookie -> cookie.startsWith("JSESSIONID="))
+                .findFirst().orElseThrow(() -> new AssertionError("no session cookie: " + answer.headers().map()));
     }
 
     private URI uri(String path) {

@@ -4,14 +4,18 @@ import static io.claimguard.testkit.Envelopes.gatekeeperFailedV2;
 import static io.claimguard.testkit.Envelopes.passingV1;
 import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.broker.BrokerLogin;
+import io.claimguard.broker.BrokerRole;
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.domain.Limits;
 import io.claimguard.domain.Verification;
 import io.claimguard.testkit.ExampleEnvelopes;
 import io.claimguard.testkit.ExternalArtemis;
 import io.claimguard.testkit.FreePort;
+import io.claimguard.testkit.TestBrokerUsers;
 import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
 import jakarta.jms.StreamMessage;
@@ -22,6 +26,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.activemq.artemis.api.core.ActiveMQSecurityException;
+import org.apache.activemq.artemis.api.core.client.ActiveMQClient;
+import org.apache.activemq.artemis.api.core.client.ClientMessage;
+import org.apache.activemq.artemis.api.core.client.ClientProducer;
+import org.apache.activemq.artemis.api.core.client.ClientRequestor;
+import org.apache.activemq.artemis.api.core.client.ClientSession;
+import org.apache.activemq.artemis.api.core.client.ClientSessionFactory;
+import org.apache.activemq.artemis.api.core.client.ServerLocator;
+import org.apache.activemq.artemis.api.core.management.ManagementHelper;
+import org.apache.activemq.artemis.api.core.management.ResourceNames;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -39,10 +53,11 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The service against a standalone Artemis broker, as an organisation runs one ({@link ExternalArtemis}: the
- * distribution from Maven Central, the queues and address settings of {@code deploy/artemis/broker.properties}),
- * with {@code spring.artemis.mode=native}. Its own application context, closed after the class, with an inbox of its
- * own. The JMS helpers of {@link ServiceTestSupport} reach the external broker through the context's connection
- * factory.
+ * distribution from Maven Central, the queues, address settings and security settings of
+ * {@code deploy/artemis/broker.properties}, a login required, one user per ClaimGuard role), with
+ * {@code spring.artemis.mode=native}: the service logs in with {@code spring.artemis.user} and {@code .password}. Its own
+ * application context, closed after the class, with an inbox of its own. The JMS helpers of {@link ServiceTestSupport}
+ * reach the external broker with the login of the role each step plays.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         // as an operator sets it (command line, environment, config file): before the application starts, where it
@@ -68,15 +83,19 @@ class ExternalBrokerIT extends ServiceTestSupport {
      */
     @DynamicPropertySource
     static void serviceProperties(DynamicPropertyRegistry registry) {
+        // the service's own login (spring.artemis.user and .password) among them
         ServiceTestSupport.serviceProperties(registry);
         registry.add("spring.artemis.broker-url", BROKER::url);
-        registry.add("spring.artemis.user", () -> ExternalArtemis.USER);
-        registry.add("spring.artemis.password", () -> ExternalArtemis.PASSWORD);
         registry.add("claimguard.file.inbox", () -> OWN_WORK.resolve("inbox").toString());
         registry.add("claimguard.file.outbox", () -> OWN_WORK.resolve("outbox").toString());
         registry.add("claimguard.broker.acceptor-url", () -> "tcp://127.0.0.1:" + EMBEDDED_ACCEPTOR_PORT);
         // sessions buffer messages ahead, as by default
         registry.add("claimguard.jms.consumer-window-size", () -> "1MB");
+    }
+
+    @Override
+    String brokerUrl() {
+        return BROKER.url();
     }
 
     @Test
@@ -173,7 +192,7 @@ class ExternalBrokerIT extends ServiceTestSupport {
      * first delivery. A map nested in a map is the one body Artemis 2.40 cannot convert at all ("LinkedHashMap is
      * not a valid property type"): the broker drops every core consumer it offers it to, and after its maximum
      * delivery attempts moves it to the dead-letter address itself, without ClaimGuard's reason or a dead_letter row;
-     * no core or JMS client can ever receive it, so it is sent last and taken off the dead-letter queue over AMQP.
+     * no core or JMS client can ever receive it, so it is sent last and browsed on the dead-letter queue over AMQP.
      */
     @Test
     @DisplayName("Scenario: AMQP messages from a Python producer are audited or dead-lettered at their first delivery")
@@ -214,21 +233,19 @@ class ExternalBrokerIT extends ServiceTestSupport {
 
         assertThat(receiveResult(behind)).as("the input behind the nested map").isNotNull();
         assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(Duration.ofSeconds(20));
-        String moved = amqpReceive(DEAD_LETTER_QUEUE, nested);
+        String moved = amqpBrowseDeadLetter(nested);
         assertThat(moved).as("moved by the broker, without ClaimGuard's reason").contains("\"testCase\": \"" + nested + "\"")
                 .doesNotContain("ClaimGuardDeadLetterReason");
     }
 
     private static String amqp(Path folder, String queue, List<Map<String, Object>> messages) throws Exception {
-        return sendAmqp(folder, amqpUrl(), queue, messages);
+        return sendAmqp(folder, TestBrokerUsers.amqpUrl(BROKER.port(), BrokerRole.PRODUCER), queue, messages);
     }
 
-    private static String amqpReceive(String queue, String testCase) throws Exception {
-        return receiveAmqp(amqpUrl(), queue, "testCase = '" + testCase + "'");
-    }
-
-    private static String amqpUrl() {
-        return "amqp://" + ExternalArtemis.USER + ":" + ExternalArtemis.PASSWORD + "@127.0.0.1:" + BROKER.port();
+    /** The dead-letter queue's message of the test case, browsed as an operator (nobody may take from it). */
+    private static String amqpBrowseDeadLetter(String testCase) throws Exception {
+        return browseAmqp(TestBrokerUsers.amqpUrl(BROKER.port(), BrokerRole.OPERATOR), DEAD_LETTER_QUEUE,
+                "testCase = '" + testCase + "'");
     }
 
     @Test
@@ -292,6 +309,58 @@ class ExternalBrokerIT extends ServiceTestSupport {
         sendText(gatekeeperFailedV2(requestId), requestId);
         assertThat(receiveResult(requestId)).isNotNull();
         assertThat(auditRows(requestId)).hasSize(1);
+    }
+
+    /**
+     * The standalone broker with {@code deploy/artemis/broker.properties} and one user per role, made as the README
+     * tells operators: a login is required, and each role may do only its work; the operator manages through the
+     * management address, with its reply on a temporary queue of its own.
+     */
+    @Test
+    @DisplayName("Scenario: An external broker set up with deploy/artemis gives each role only its permissions")
+    void externalBrokerGivesEachRoleOnlyItsPermissions() throws Exception {
+        try (ServerLocator locator = ActiveMQClient.createServerLocator(BROKER.url());
+                ClientSessionFactory sessions = locator.createSessionFactory()) {
+            assertThatThrownBy(sessions::createSession).as("no login").isInstanceOf(ActiveMQSecurityException.class);
+            try (ClientSession producer = session(sessions, BrokerRole.PRODUCER);
+                    ClientProducer toResults = producer.createProducer(OUTPUT_QUEUE);
+                    ClientProducer toManagement = producer.createProducer("activemq.management")) {
+                assertThatThrownBy(() -> toResults.send(producer.createMessage(true))).as("producer sending a result")
+                        .isInstanceOf(ActiveMQSecurityException.class).hasMessageContaining("permission='SEND'");
+                ClientMessage purge = producer.createMessage(true);
+                ManagementHelper.putOperationInvocation(purge, ResourceNames.QUEUE + DEAD_LETTER_QUEUE, "removeAllMessages");
+                assertThatThrownBy(() -> toManagement.send(purge)).as("producer managing")
+                        .isInstanceOf(ActiveMQSecurityException.class).hasMessageContaining("permission='MANAGE'");
+                assertThatThrownBy(() -> producer.createConsumer(INPUT_QUEUE)).as("producer taking inputs")
+                        .isInstanceOf(ActiveMQSecurityException.class).hasMessageContaining("permission='CONSUME'");
+            }
+            try (ClientSession consumer = session(sessions, BrokerRole.CONSUMER);
+                    ClientProducer toInputs = consumer.createProducer(INPUT_QUEUE)) {
+                assertThatThrownBy(() -> toInputs.send(consumer.createMessage(true))).as("consumer sending an input")
+                        .isInstanceOf(ActiveMQSecurityException.class).hasMessageContaining("permission='SEND'");
+                assertThatThrownBy(() -> consumer.createConsumer(DEAD_LETTER_QUEUE, true)).as("consumer browsing dead letters")
+                        .isInstanceOf(ActiveMQSecurityException.class).hasMessageContaining("permission='BROWSE'");
+            }
+            try (ClientSession operator = session(sessions, BrokerRole.OPERATOR);
+                    ClientRequestor requestor = new ClientRequestor(operator, "activemq.management")) {
+                operator.start();
+                ClientMessage count = operator.createMessage(false);
+                ManagementHelper.putOperationInvocation(count, ResourceNames.QUEUE + DEAD_LETTER_QUEUE, "countMessages");
+                ClientMessage reply = requestor.request(count, PATIENCE.toMillis());
+                assertThat(reply).as("the operator's answer").isNotNull();
+                assertThat(ManagementHelper.hasOperationSucceeded(reply)).isTrue();
+                assertThat(operator.createConsumer(DEAD_LETTER_QUEUE, true)).as("operator browsing dead letters").isNotNull();
+            }
+        }
+        String anonymous = "amqp://127.0.0.1:" + BROKER.port();
+        assertThat(attemptAmqp(anonymous, "ANONYMOUS", "connect", INPUT_QUEUE)).contains("\"ok\": false");
+        assertThat(attemptAmqp(TestBrokerUsers.amqpUrl(BROKER.port(), BrokerRole.PRODUCER), "PLAIN", "send", OUTPUT_QUEUE))
+                .contains("\"ok\": false", "permission='SEND'");
+    }
+
+    private static ClientSession session(ClientSessionFactory sessions, BrokerRole role) throws Exception {
+        BrokerLogin login = TestBrokerUsers.login(role);
+        return sessions.createSession(login.user(), login.password(), false, true, true, false, 0);
     }
 
     private static long deadLettersOf(String reasonCode, byte[] payload) {

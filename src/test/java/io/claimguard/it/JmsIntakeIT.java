@@ -5,7 +5,9 @@ import static io.claimguard.testkit.Envelopes.passingV1;
 import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.claimguard.broker.BrokerRole;
 import io.claimguard.cli.ClaimGuardCli;
+import io.claimguard.testkit.TestBrokerUsers;
 import jakarta.jms.TextMessage;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -54,7 +56,7 @@ class JmsIntakeIT extends ServiceTestSupport {
     @DisplayName("Scenario: A message sent without a message id is audited with a reference of its own")
     void messageWithoutIdGetsAReference() throws Exception {
         String requestId = uniqueId("jms-no-id");
-        JmsTemplate producer = new JmsTemplate(connectionFactory);
+        JmsTemplate producer = jms(BrokerRole.PRODUCER);
         // a producer may ask the provider not to give its messages ids (JMS 2.0, MessageProducer.setDisableMessageID)
         producer.setMessageIdEnabled(false);
         producer.send(INPUT_QUEUE, session -> session.createTextMessage(gatekeeperFailedV2(requestId)));
@@ -85,8 +87,8 @@ class JmsIntakeIT extends ServiceTestSupport {
         Path envelope = Files.writeString(folder.resolve("envelope.json"), passingV1(requestId));
 
         int exitCode = ClaimGuardCli.execute(new String[] {"send", "--no-wait", "--broker", "tcp://127.0.0.1:" + BROKER_PORT,
-                "--queue", INPUT_QUEUE, "--bytes", envelope.toString()}, new PrintWriter(Writer.nullWriter()),
-                new PrintWriter(Writer.nullWriter()));
+                "--broker-credentials", BROKER_CREDENTIALS.toString(), "--queue", INPUT_QUEUE, "--bytes", envelope.toString()},
+                new PrintWriter(Writer.nullWriter()), new PrintWriter(Writer.nullWriter()));
 
         assertThat(exitCode).isZero();
 
@@ -105,14 +107,16 @@ class JmsIntakeIT extends ServiceTestSupport {
         @SuppressWarnings("unchecked")
         List<String> names = Collections.list((java.util.Enumeration<String>) result.getPropertyNames());
         assertThat(names).filteredOn(name -> !name.startsWith("JMSX"))
-                .containsExactlyInAnyOrder("ClaimGuardAuditId", "ClaimGuardRequestId", "ClaimGuardVerdict");
+                .containsExactlyInAnyOrder("ClaimGuardAuditId", "ClaimGuardRequestId", "ClaimGuardVerdict",
+                        "ClaimGuardSignatureKeyId", "ClaimGuardSignature");
         assertThat(result.getStringProperty("ClaimGuardVerdict")).isEqualTo("PASS");
     }
 
     /**
      * A producer and a consumer that nobody in this project wrote (Qpid Proton's Python binding) on the embedded
-     * broker's acceptor, over AMQP 1.0 without a login: a string body and a data section are inputs, a rejected data
-     * section ends on the dead-letter queue with its exact bytes, and the result is read back over AMQP.
+     * broker's acceptor, over AMQP 1.0, each logging in with SASL PLAIN as its role: a string body and a data section are
+     * inputs, a rejected data section ends on the dead-letter queue with its exact bytes, and the result is read back
+     * over AMQP.
      */
     @Test
     @DisplayName("Scenario: A Python producer and consumer use the embedded broker over AMQP 1.0")
@@ -120,13 +124,13 @@ class JmsIntakeIT extends ServiceTestSupport {
         String text = uniqueId("amqp-embedded-text");
         String data = uniqueId("amqp-embedded-data");
         String rejected = uniqueId("amqp-embedded-rejected");
-        String url = "amqp://127.0.0.1:" + BROKER_PORT;
-        sendAmqp(folder, url, INPUT_QUEUE, List.of(
+        sendAmqp(folder, TestBrokerUsers.amqpUrl(BROKER_PORT, BrokerRole.PRODUCER), INPUT_QUEUE, List.of(
                 Map.of("test_case", text, "section", "string", "body", gatekeeperFailedV2(text), "message_id", "amqp-" + text),
                 Map.of("test_case", data, "section", "data", "body", passingV1(data)),
                 Map.of("test_case", rejected, "section", "data", "body", "{not json " + rejected)));
 
-        JsonNode received = JSON.readTree(receiveAmqp(url, OUTPUT_QUEUE, "ClaimGuardRequestId = '" + text + "'"));
+        JsonNode received = JSON.readTree(receiveAmqp(TestBrokerUsers.amqpUrl(BROKER_PORT, BrokerRole.CONSUMER), OUTPUT_QUEUE,
+                "ClaimGuardRequestId = '" + text + "'"));
         assertThat(received.get("body_type").stringValue()).as("a TextMessage arrives as an AMQP string").isEqualTo("str");
         JsonNode effective = JSON.readTree(received.get("body").stringValue());
         assertThat(effective.get("verdict").stringValue()).isEqualTo("REJECT");
@@ -153,7 +157,8 @@ class JmsIntakeIT extends ServiceTestSupport {
         double batchesBefore = batchesTaken();
         try (ServerLocator locator = ActiveMQClient.createServerLocator("tcp://127.0.0.1:" + BROKER_PORT);
                 ClientSessionFactory factory = locator.createSessionFactory();
-                ClientSession session = factory.createSession(false, false);
+                ClientSession session = factory.createSession(TestBrokerUsers.login(BrokerRole.PRODUCER).user(),
+                        TestBrokerUsers.login(BrokerRole.PRODUCER).password(), false, false, false, false, 0);
                 ClientProducer producer = session.createProducer(INPUT_QUEUE)) {
             for (int i = 0; i < 12; i++) {
                 String requestId = testCase + "-" + i;

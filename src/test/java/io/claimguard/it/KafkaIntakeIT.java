@@ -8,16 +8,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.claimguard.audit.Sha256;
+import io.claimguard.checkpoint.Ed25519Keys;
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.domain.Limits;
 import io.claimguard.domain.Verification;
 import io.claimguard.intake.KafkaIntakeRoute;
 import io.claimguard.pipeline.ResultProperties;
+import io.claimguard.signing.ResultSignatures;
+import io.claimguard.signing.ResultVerifier;
 import io.claimguard.testkit.ExampleEnvelopes;
 import io.claimguard.testkit.FreePort;
 import io.claimguard.testkit.KafkaBroker;
 import io.claimguard.testkit.KafkaClient;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.PublicKey;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -126,6 +131,25 @@ class KafkaIntakeIT extends ServiceTestSupport {
             assertThat(body.get("audit_id").asLong()).isEqualTo(((Number) row.get("id")).longValue());
         }
         awaitCommittedPast(produced.values());
+    }
+
+    @Test
+    @DisplayName("Scenario: A Kafka result carries its signature in headers")
+    void kafkaResultCarriesItsSignature() throws Exception {
+        String requestId = uniqueId("kafka-signed");
+        CLIENT.produce(INPUT_TOPIC, requestId, utf8(gatekeeperFailedV2(requestId)));
+
+        ConsumerRecord<byte[], byte[]> result = results(Set.of(requestId)).get(requestId);
+        assertThat(result).isNotNull();
+        String keyId = header(result, ResultProperties.SIGNATURE_KEY_ID);
+        String signature = header(result, ResultProperties.SIGNATURE);
+        PublicKey serviceKey = Ed25519Keys.readPublicKey(RESULT_SIGNING_PUBLIC_KEY);
+        assertThat(keyId).isEqualTo(ResultSignatures.keyId(serviceKey));
+        ResultVerifier verifier = new ResultVerifier(List.of(serviceKey));
+        assertThat(verifier.check(result.value(), keyId, signature).verified()).as("signature over the value").isTrue();
+        byte[] altered = new String(result.value(), StandardCharsets.UTF_8).replace("\"REJECT\"", "\"PASS\"")
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(verifier.check(altered, keyId, signature).reason()).startsWith("signature does not match");
     }
 
     static Stream<Arguments> badRecords() {

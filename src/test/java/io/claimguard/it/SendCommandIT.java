@@ -7,15 +7,20 @@ import io.claimguard.cli.ExitCodes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.apache.camel.CamelContext;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /** {@code claimguard send}: envelope files to the input queue, and what became of each. */
 class SendCommandIT extends ServiceTestSupport {
 
     @TempDir
     Path folder;
+
+    @Autowired
+    CamelContext camel;
 
     @Test
     @DisplayName("Scenario: A sent file is audited and its line names the audit id and verdict")
@@ -82,7 +87,8 @@ class SendCommandIT extends ServiceTestSupport {
         String requestId = uniqueId("send-no-wait");
         Path file = Files.writeString(folder.resolve("no-wait.json"), passingV1(requestId));
 
-        CliRun run = CliRun.of("send", "--no-wait", "--broker", "tcp://127.0.0.1:" + BROKER_PORT, "--queue", INPUT_QUEUE,
+        CliRun run = CliRun.of("send", "--no-wait", "--broker", "tcp://127.0.0.1:" + BROKER_PORT,
+                "--broker-credentials", BROKER_CREDENTIALS.toString(), "--queue", INPUT_QUEUE,
                 "--db-url", "jdbc:postgresql://127.0.0.1:1/nowhere", file.toString());
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
@@ -110,16 +116,22 @@ class SendCommandIT extends ServiceTestSupport {
     @Test
     @DisplayName("Scenario: Inputs still pending at the timeout are named with exit code 3")
     void pendingAtTheTimeout() throws Exception {
-        Path file = Files.writeString(folder.resolve("unread.json"), passingV1(uniqueId("send-pending")));
+        String requestId = uniqueId("send-pending");
+        Path file = Files.writeString(folder.resolve("unread.json"), passingV1(requestId));
 
-        // a queue the service does not read: the input is never audited
-        CliRun run = CliRun.of("send", "--timeout", "1s", "--broker", "tcp://127.0.0.1:" + BROKER_PORT,
-                "--queue", "it.nobody.reads", "--db-url", DATABASE.jdbcUrl(), "--db-user", DATABASE.username(),
-                "--db-password", DATABASE.password(), file.toString());
+        // the JMS intake held: the input waits on the queue, unaudited, until it goes on
+        camel.getRouteController().stopRoute("jms-intake");
+        CliRun run;
+        try {
+            run = CliRun.against("send", "--timeout", "1s", file.toString());
+        } finally {
+            camel.getRouteController().startRoute("jms-intake");
+        }
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.UNAVAILABLE);
         assertThat(run.lines()).singleElement().asString().startsWith(file + " -> pending: sent as ID:");
         assertThat(run.err().strip()).startsWith("claimguard send: no audit or dead-letter row after 1.0 s for 1 of 1"
                 + " inputs, still pending: " + file);
+        assertThat(awaitAuditRow(requestId)).as("audited once the intake goes on").containsEntry("source", "jms");
     }
 }

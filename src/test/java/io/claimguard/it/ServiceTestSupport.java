@@ -3,18 +3,19 @@ package io.claimguard.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.broker.BrokerRole;
 import io.claimguard.checkpoint.Ed25519Keys;
 import io.claimguard.seal.AuditSealer;
 import io.claimguard.testkit.FreePort;
 import io.claimguard.testkit.JmsClient;
 import io.claimguard.testkit.TcpProxy;
-import io.claimguard.testkit.TestOperator;
+import io.claimguard.testkit.TestBrokerUsers;
 import io.claimguard.testkit.TestDatabase;
+import io.claimguard.testkit.TestOperator;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
-import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import java.io.IOException;
@@ -33,6 +34,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -43,6 +45,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jms.core.JmsTemplate;
+import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.json.JsonMapper;
@@ -50,7 +53,10 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Runs the whole service against the real PostgreSQL (a database of this run's own, reached through a
  * {@link TcpProxy} that a test can cut) and the embedded Artemis broker, with inbox, outbox and journal in a
- * temporary folder. Every test class shares one application context.
+ * temporary folder. Every test class shares one application context. The broker requires a login: the tests know the
+ * {@link TestBrokerUsers}, configured on the service, and reach the broker through its acceptor with the login of the
+ * role each step plays (a producer sends inputs, a consumer takes results, an operator browses the dead-letter queue),
+ * as anyone outside the service does.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 abstract class ServiceTestSupport {
@@ -66,6 +72,8 @@ abstract class ServiceTestSupport {
     static final Duration PATIENCE = Duration.ofSeconds(30);
     static final int BROKER_PORT = FreePort.onLoopback();
     static final String INSTANCE_ID = "it-instance-1";
+    /** The test logins as the service writes its credentials file, for the command-line tools (outside {@link #WORK}). */
+    static final Path BROKER_CREDENTIALS = TestBrokerUsers.credentialsFile(temporaryFolder("claimguard-it-credentials-"));
     /**
      * {@code claimguard.dead-letter.max-stored-bytes} of the test service: the default, 8 MiB. (Left to the default on
      * purpose: a context of its own such as KafkaIntakeIT's can then set another, which a value here would override.)
@@ -78,12 +86,25 @@ abstract class ServiceTestSupport {
     private static final Path CHECKPOINT_HOME = temporaryFolder("claimguard-it-checkpoints-");
     static final Path CHECKPOINTS = CHECKPOINT_HOME.resolve("checkpoints");
     static final Path CHECKPOINT_KEY = signingKey(CHECKPOINT_HOME.resolve("checkpoint.key"));
+    /**
+     * The service signs its results with a key it generates on its first start (no key is configured, as by default),
+     * here; the public key beside it is what consumers verify with. Outside {@link #WORK} too.
+     */
+    static final Path RESULT_SIGNING_KEY = CHECKPOINT_HOME.resolve("keys").resolve("result-signing.key");
+    static final Path RESULT_SIGNING_PUBLIC_KEY = Path.of(RESULT_SIGNING_KEY + ".pub");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /**
+     * A second operator, for the login throttling tests: they throttle this one, never {@link TestOperator}, whose
+     * login every other test uses.
+     */
+    static final String SECOND_OPERATOR = "second-operator";
+    static final String SECOND_PASSWORD = "second-operator-password";
 
     /** Queries go straight to the database, not through the proxy, so that they work during an outage. */
     static final JdbcTemplate SQL = new JdbcTemplate(new DriverManagerDataSource(
             DATABASE.jdbcUrl(), DATABASE.username(), DATABASE.password()));
 
+    /** ClaimGuard's own connection factory, with its own login: the one that may put results on the output queue. */
     @Autowired
     ConnectionFactory connectionFactory;
 
@@ -114,12 +135,37 @@ abstract class ServiceTestSupport {
         registry.add("claimguard.checkpoint.directory", CHECKPOINTS::toString);
         registry.add("claimguard.checkpoint.period", () -> "500ms");
         registry.add("claimguard.instance-id", () -> INSTANCE_ID);
+        registry.add("claimguard.result-signing.generated-key", RESULT_SIGNING_KEY::toString);
         // no message waits in a session's buffer behind a batch a test holds up (BatchedAuditIT locks the audit table)
         registry.add("claimguard.jms.consumer-window-size", () -> "0");
         // the audit explorer on, with the operator whose login the management port's detail asks for
         registry.add("claimguard.explorer.enabled", () -> "true");
         registry.add("claimguard.explorer.page-size", () -> "10");
         TestOperator.properties().forEach((name, value) -> registry.add(name, () -> value));
+        registry.add("claimguard.explorer.users[1].name", () -> SECOND_OPERATOR);
+        registry.add("claimguard.explorer.users[1].password",
+                () -> "{bcrypt}" + new BCryptPasswordEncoder(4).encode(SECOND_PASSWORD));
+        // the login throttle with short waits, and a per-name limit a test reaches from three addresses
+        registry.add("claimguard.explorer.login-throttle.delay", () -> "5s");
+        registry.add("claimguard.explorer.login-throttle.max-delay", () -> "10s");
+        registry.add("claimguard.explorer.login-throttle.max-failures-per-name", () -> "12");
+        // as behind a TLS-terminating proxy on this host: 127.0.0.1 may forward the client's address and scheme
+        // (X-Forwarded-For, X-Forwarded-Proto); any other client's such headers are ignored
+        registry.add("server.forward-headers-strategy", () -> "native");
+        registry.add("server.tomcat.remoteip.internal-proxies", () -> "127\\.0\\.0\\.1");
+        TestBrokerUsers.serviceProperties().forEach((name, value) -> registry.add(name, () -> value));
+    }
+
+    /** Where the tests reach the broker: the embedded broker's acceptor (an external broker's URL in its own tests). */
+    String brokerUrl() {
+        return "tcp://127.0.0.1:" + BROKER_PORT;
+    }
+
+    /** A JMS template with the role's login at {@link #brokerUrl()}. */
+    JmsTemplate jms(BrokerRole role) {
+        JmsTemplate template = new JmsTemplate(TestBrokerUsers.connectionFactory(brokerUrl(), role));
+        template.setReceiveTimeout(PATIENCE.toMillis());
+        return template;
     }
 
     // ---- inputs
@@ -141,7 +187,7 @@ abstract class ServiceTestSupport {
     }
 
     void sendText(String text, String testCase) {
-        jms().send(INPUT_QUEUE, session -> {
+        jms(BrokerRole.PRODUCER).send(INPUT_QUEUE, session -> {
             TextMessage message = session.createTextMessage(text);
             message.setStringProperty("testCase", testCase);
             return message;
@@ -150,7 +196,7 @@ abstract class ServiceTestSupport {
 
     /** Sends a message the test makes, of any JMS type, with the test case as a property for selectors. */
     void send(Function<Session, Message> create, String testCase) {
-        jms().send(INPUT_QUEUE, session -> {
+        jms(BrokerRole.PRODUCER).send(INPUT_QUEUE, session -> {
             Message message = create.apply(session);
             message.setStringProperty("testCase", testCase);
             return message;
@@ -158,7 +204,7 @@ abstract class ServiceTestSupport {
     }
 
     void sendBytes(byte[] bytes, String testCase) {
-        jms().send(INPUT_QUEUE, session -> {
+        jms(BrokerRole.PRODUCER).send(INPUT_QUEUE, session -> {
             BytesMessage message = session.createBytesMessage();
             message.writeBytes(bytes);
             message.setStringProperty("testCase", testCase);
@@ -178,6 +224,19 @@ abstract class ServiceTestSupport {
     /** The first message matching the JMS selector, taken by a Python AMQP consumer, as the JSON it prints. */
     static String receiveAmqp(String url, String queue, String selector) throws Exception {
         return python("receive.py", url, queue, selector, Long.toString(PATIENCE.toSeconds()));
+    }
+
+    /** The same, browsed (AMQP distribution mode "copy"): the message stays on the queue. */
+    static String browseAmqp(String url, String queue, String selector) throws Exception {
+        return python("receive.py", url, queue, selector, Long.toString(PATIENCE.toSeconds()), "browse");
+    }
+
+    /**
+     * One AMQP 1.0 step by Qpid Proton ({@code src/test/resources/amqp/attempt.py}) with the SASL mechanisms given,
+     * as the JSON it prints: {@code {"ok": true}} or {@code {"ok": false, "error": "..."}}.
+     */
+    static String attemptAmqp(String url, String mechanisms, String action, String address) throws Exception {
+        return python("attempt.py", url, mechanisms, action, address);
     }
 
     private static String python(String script, String... arguments) throws Exception {
@@ -219,24 +278,41 @@ abstract class ServiceTestSupport {
 
     // ---- outputs
 
-    /** The next effective result for this request id on the output queue, or null after the patience runs out. */
+    /**
+     * The next effective result for this request id on the output queue, taken as a consumer, or null after the
+     * patience runs out.
+     */
     Message receiveResult(String requestId) {
-        return jms().receiveSelected(OUTPUT_QUEUE, "ClaimGuardRequestId = '" + requestId + "'");
+        return jms(BrokerRole.CONSUMER).receiveSelected(OUTPUT_QUEUE, "ClaimGuardRequestId = '" + requestId + "'");
     }
 
     /** A message from the dead-letter queue, read while its session is open (large messages stream). */
     record DeadLetterMessage(byte[] body, String reason) {
     }
 
+    /**
+     * The dead-letter copy tagged with the test case, browsed as an operator (who may read the dead-letter queue, and
+     * nobody may take from it): the copy stays there. Null when none came within the patience.
+     */
     DeadLetterMessage receiveDeadLetter(String testCase) {
-        return jms().execute(session -> {
-            try (MessageConsumer consumer = session.createConsumer(
-                    session.createQueue(DEAD_LETTER_QUEUE), "testCase = '" + testCase + "'")) {
-                Message message = consumer.receive(PATIENCE.toMillis());
-                return message == null ? null
-                        : new DeadLetterMessage(bytes(message), message.getStringProperty("ClaimGuardDeadLetterReason"));
-            }
-        }, true);
+        try {
+            return await().atMost(PATIENCE).pollInterval(Duration.ofMillis(200))
+                    .until(() -> browseDeadLetter(testCase), found -> found != null);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            return null;
+        }
+    }
+
+    private DeadLetterMessage browseDeadLetter(String testCase) {
+        return jms(BrokerRole.OPERATOR).browseSelected(DEAD_LETTER_QUEUE, "testCase = '" + testCase + "'",
+                (session, browser) -> {
+                    Enumeration<?> messages = browser.getEnumeration();
+                    if (!messages.hasMoreElements()) {
+                        return null;
+                    }
+                    Message message = (Message) messages.nextElement();
+                    return new DeadLetterMessage(bytes(message), message.getStringProperty("ClaimGuardDeadLetterReason"));
+                });
     }
 
     static String text(Message message) throws JMSException {
@@ -316,11 +392,6 @@ abstract class ServiceTestSupport {
         return INBOX.resolve(".error").resolve(name);
     }
 
-    private JmsTemplate jms() {
-        JmsTemplate template = new JmsTemplate(connectionFactory);
-        template.setReceiveTimeout(PATIENCE.toMillis());
-        return template;
-    }
 
     private static TcpProxy startProxy() {
         try {

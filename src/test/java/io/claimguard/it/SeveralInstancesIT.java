@@ -6,11 +6,14 @@ import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.broker.BrokerLogin;
+import io.claimguard.broker.BrokerRole;
 import io.claimguard.seal.AuditChainVerifier;
 import io.claimguard.seal.ChainReport;
 import io.claimguard.testkit.ExternalArtemis;
 import io.claimguard.testkit.FreePort;
 import io.claimguard.testkit.ServiceProcess;
+import io.claimguard.testkit.TestBrokerUsers;
 import io.claimguard.testkit.TestDatabase;
 import jakarta.jms.Message;
 import jakarta.jms.TextMessage;
@@ -51,7 +54,9 @@ class SeveralInstancesIT {
     private static Path work;
     private static TestDatabase database;
     private static ExternalArtemis broker;
-    private static ActiveMQConnectionFactory client;
+    /** A producer of verifier results and a consumer of the effective ones, each with its own login. */
+    private static ActiveMQConnectionFactory producer;
+    private static ActiveMQConnectionFactory consumer;
     private static final Map<String, ServiceProcess> INSTANCES = new LinkedHashMap<>();
 
     @BeforeAll
@@ -59,7 +64,8 @@ class SeveralInstancesIT {
         work = Files.createTempDirectory("claimguard-instances-");
         database = TestDatabase.createSeparate();
         broker = ExternalArtemis.create(work.resolve("artemis"), Map.of());
-        client = new ActiveMQConnectionFactory(broker.url(), ExternalArtemis.USER, ExternalArtemis.PASSWORD);
+        producer = client(BrokerRole.PRODUCER);
+        consumer = client(BrokerRole.CONSUMER);
         Files.createDirectories(inbox());
         for (String id : List.of("instance-a", "instance-b")) {
             INSTANCES.put(id, instance(id));
@@ -71,8 +77,10 @@ class SeveralInstancesIT {
     @AfterAll
     static void stopAll() {
         INSTANCES.values().forEach(ServiceProcess::close);
-        if (client != null) {
-            client.close();
+        for (ActiveMQConnectionFactory client : new ActiveMQConnectionFactory[] {producer, consumer}) {
+            if (client != null) {
+                client.close();
+            }
         }
         if (broker != null) {
             broker.kill();
@@ -85,8 +93,7 @@ class SeveralInstancesIT {
     @Test
     @DisplayName("Scenario: Two instances on one queue, one database and one shared inbox audit each input once, also when the inbox's leader dies")
     void twoInstancesShareTheWork() throws Exception {
-        JmsTemplate jms = new JmsTemplate(client);
-        jms.setReceiveTimeout(2_000);
+        JmsTemplate jms = new JmsTemplate(producer);
         Set<String> messageIds = new HashSet<>();
         Set<String> fileIds = new HashSet<>();
         for (int i = 0; i < MESSAGES; i++) {
@@ -118,7 +125,9 @@ class SeveralInstancesIT {
 
         // every input forwarded: each JMS input's and each file's result on the output queue, each file in the outbox
         Set<String> forwarded = new HashSet<>();
-        for (Message result; (result = jms.receive("verifier.effective")) != null; ) {
+        JmsTemplate results = new JmsTemplate(consumer);
+        results.setReceiveTimeout(2_000);
+        for (Message result; (result = results.receive("verifier.effective")) != null; ) {
             forwarded.add(JSON.readTree(((TextMessage) result).getText()).get("request_id").asString());
         }
         assertThat(forwarded).containsAll(messageIds).containsAll(fileIds);
@@ -141,6 +150,11 @@ class SeveralInstancesIT {
         }
     }
 
+    private static ActiveMQConnectionFactory client(BrokerRole role) {
+        BrokerLogin login = TestBrokerUsers.login(role);
+        return new ActiveMQConnectionFactory(broker.url(), login.user(), login.password());
+    }
+
     private static ServiceProcess instance(String id) throws IOException {
         Map<String, String> properties = new HashMap<>();
         properties.put("claimguard.instance-id", id);
@@ -149,8 +163,8 @@ class SeveralInstancesIT {
         properties.put("spring.datasource.password", database.password());
         properties.put("spring.artemis.mode", "native");
         properties.put("spring.artemis.broker-url", broker.url());
-        properties.put("spring.artemis.user", ExternalArtemis.USER);
-        properties.put("spring.artemis.password", ExternalArtemis.PASSWORD);
+        properties.put("spring.artemis.user", TestBrokerUsers.login(BrokerRole.SERVICE).user());
+        properties.put("spring.artemis.password", TestBrokerUsers.login(BrokerRole.SERVICE).password());
         properties.put("claimguard.file.inbox", inbox().toString());
         properties.put("claimguard.file.outbox", work.resolve("outbox").toString());
         properties.put("claimguard.file.shared", "true");
@@ -160,6 +174,8 @@ class SeveralInstancesIT {
         properties.put("claimguard.jms.concurrent-consumers", "2");
         properties.put("claimguard.management.port", Integer.toString(FreePort.onLoopback()));
         properties.put("claimguard.seal.period", "250ms");
+        // one key for every instance, made by whichever starts first
+        properties.put("claimguard.result-signing.generated-key", work.resolve("keys/result-signing.key").toString());
         Path logs = Files.createDirectories(work.resolve("logs-" + id));
         return new ServiceProcess(ServiceProcess.findJar(), List.of("-Xmx256m"), properties, logs,
                 Integer.parseInt(properties.get("claimguard.management.port")));

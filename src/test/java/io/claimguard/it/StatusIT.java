@@ -150,7 +150,8 @@ class StatusIT extends ServiceTestSupport {
     private static CliRun status(String... options) {
         List<String> args = new ArrayList<>(List.of("status", "--db-url", DATABASE.jdbcUrl(), "--db-user", DATABASE.username(),
                 "--db-password", DATABASE.password(), "--inbox", INBOX.toString(), "--input-queue", INPUT_QUEUE,
-                "--output-queue", OUTPUT_QUEUE, "--dead-letter-queue", DEAD_LETTER_QUEUE));
+                "--output-queue", OUTPUT_QUEUE, "--dead-letter-queue", DEAD_LETTER_QUEUE,
+                "--broker-credentials", BROKER_CREDENTIALS.toString()));
         args.addAll(List.of(options));
         return CliRun.of(args.toArray(String[]::new));
     }

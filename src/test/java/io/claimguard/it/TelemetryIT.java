@@ -5,19 +5,20 @@ import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.broker.BrokerRole;
 import io.claimguard.it.OtlpReceiver.ReceivedEvent;
 import io.claimguard.it.OtlpReceiver.ReceivedSpan;
 import io.claimguard.testkit.FreePort;
 import io.claimguard.testkit.KafkaBroker;
 import io.claimguard.testkit.KafkaClient;
+import io.claimguard.testkit.TestBrokerUsers;
 import io.claimguard.testkit.TestDatabase;
-import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Message;
 import jakarta.jms.TextMessage;
-import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jms.core.JmsTemplate;
 import org.springframework.test.annotation.DirtiesContext;
@@ -56,9 +56,6 @@ class TelemetryIT {
     private static final KafkaBroker KAFKA = startKafka();
     private static final KafkaClient KAFKA_CLIENT = new KafkaClient(KAFKA.bootstrapServers());
 
-    @Autowired
-    ConnectionFactory connectionFactory;
-
     @DynamicPropertySource
     static void serviceProperties(DynamicPropertyRegistry registry) {
         registry.add("spring.datasource.url", DATABASE::jdbcUrl);
@@ -70,6 +67,7 @@ class TelemetryIT {
         registry.add("claimguard.file.outbox", () -> WORK.resolve("outbox").toString());
         registry.add("claimguard.file.settle-time", () -> "500ms");
         registry.add("claimguard.broker.data-directory", () -> WORK.resolve("artemis").toString());
+        registry.add("claimguard.result-signing.generated-key", () -> WORK.resolve("keys/result-signing.key").toString());
         registry.add("claimguard.broker.acceptor-url", () -> "tcp://127.0.0.1:" + BROKER_PORT);
         registry.add("claimguard.jms.input-queue", () -> INPUT_QUEUE);
         registry.add("claimguard.jms.output-queue", () -> OUTPUT_QUEUE);
@@ -81,6 +79,7 @@ class TelemetryIT {
         registry.add("claimguard.kafka.dead-letter-topic", () -> "telemetry.verifier.results.DLT");
         registry.add("claimguard.telemetry.enabled", () -> "true");
         registry.add("claimguard.telemetry.otlp-endpoint", RECEIVER::endpoint);
+        TestBrokerUsers.serviceProperties().forEach((name, value) -> registry.add(name, () -> value));
     }
 
     @AfterAll
@@ -96,7 +95,7 @@ class TelemetryIT {
         String requestId = ServiceTestSupport.uniqueId("telemetry-jms");
         String traceId = randomHex(16);
         String producerSpan = randomHex(8);
-        jms().send(INPUT_QUEUE, session -> {
+        jms(BrokerRole.PRODUCER).send(INPUT_QUEUE, session -> {
             TextMessage message = session.createTextMessage(gatekeeperFailedV2(requestId));
             message.setStringProperty("traceparent", "00-" + traceId + "-" + producerSpan + "-01");
             return message;
@@ -112,7 +111,7 @@ class TelemetryIT {
         String requestId = ServiceTestSupport.uniqueId("telemetry-amqp");
         String traceId = randomHex(16);
         String producerSpan = randomHex(8);
-        ServiceTestSupport.sendAmqp(folder, "amqp://127.0.0.1:" + BROKER_PORT, INPUT_QUEUE, List.of(Map.of(
+        ServiceTestSupport.sendAmqp(folder, TestBrokerUsers.amqpUrl(BROKER_PORT, BrokerRole.PRODUCER), INPUT_QUEUE, List.of(Map.of(
                 "test_case", requestId, "section", "string", "body", gatekeeperFailedV2(requestId),
                 "properties", Map.of("traceparent", "00-" + traceId + "-" + producerSpan + "-01"))));
         assertThat(receiveResult(requestId)).isNotNull();
@@ -180,11 +179,12 @@ class TelemetryIT {
     }
 
     private Message receiveResult(String requestId) {
-        return jms().receiveSelected(OUTPUT_QUEUE, "ClaimGuardRequestId = '" + requestId + "'");
+        return jms(BrokerRole.CONSUMER).receiveSelected(OUTPUT_QUEUE, "ClaimGuardRequestId = '" + requestId + "'");
     }
 
-    private JmsTemplate jms() {
-        JmsTemplate template = new JmsTemplate(connectionFactory);
+    /** A template with the role's login on this service's acceptor. */
+    private static JmsTemplate jms(BrokerRole role) {
+        JmsTemplate template = new JmsTemplate(TestBrokerUsers.connectionFactory("tcp://127.0.0.1:" + BROKER_PORT, role));
         template.setReceiveTimeout(PATIENCE.toMillis());
         return template;
     }

@@ -2,14 +2,17 @@ package io.claimguard.testkit;
 
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.broker.BrokerUsers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -17,14 +20,14 @@ import java.util.stream.Stream;
  * A standalone Apache ActiveMQ Artemis broker in a process of its own, as an organisation runs one: the
  * distribution from Maven Central ({@code org.apache.activemq:apache-artemis:<version>:tar.gz:bin}, unpacked into
  * {@code target/artemis/} by the build), an instance made with {@code artemis create} in a folder of the caller's,
- * the queues and address settings of {@code deploy/artemis/broker.properties} (the file the README gives operators),
- * login required, on a free loopback port. {@link #stop()} is a graceful shutdown, {@link #kill()} a SIGKILL; both
- * leave the journal, and {@link #start()} brings the same broker back.
+ * the queues, address settings and security settings of {@code deploy/artemis/broker.properties} (the file the README
+ * gives operators), login required, on a free loopback port. Its users are made as the README tells operators: the
+ * {@link TestBrokerUsers}, each with its ClaimGuard role, in the instance's {@code artemis-users.properties} and
+ * {@code artemis-roles.properties}; the administrator {@code artemis create} makes has a random password nobody uses.
+ * {@link #stop()} is a graceful shutdown, {@link #kill()} a SIGKILL; both leave the journal, and {@link #start()}
+ * brings the same broker back.
  */
 public final class ExternalArtemis implements AutoCloseable {
-
-    public static final String USER = "claimguard";
-    public static final String PASSWORD = "claimguard-test";
     /** The file operators apply to their broker, applied here as it ships. */
     public static final Path BROKER_PROPERTIES = Path.of("deploy/artemis/broker.properties");
     private static final Path DISTRIBUTIONS = Path.of("target/artemis");
@@ -55,7 +58,7 @@ public final class ExternalArtemis implements AutoCloseable {
             throw new UncheckedIOException("cannot create " + folder, e);
         }
         run(folder, List.of("bash", home.resolve("bin/artemis").toString(), "create", instance.toString(),
-                "--user", USER, "--password", PASSWORD, "--require-login", "--silent", "--no-web",
+                "--user", "admin", "--password", UUID.randomUUID().toString(), "--require-login", "--silent", "--no-web",
                 "--host", "127.0.0.1", "--default-port", Integer.toString(port),
                 "--no-amqp-acceptor", "--no-mqtt-acceptor", "--no-stomp-acceptor", "--no-hornetq-acceptor",
                 "--no-autotune", "--no-fsync"));
@@ -67,6 +70,7 @@ public final class ExternalArtemis implements AutoCloseable {
                         .replace("=" + name + "\n", "=" + queueNames.get(name) + "\n");
             }
             Files.writeString(instance.resolve("etc/broker.properties"), properties);
+            addUsers(instance, TestBrokerUsers.users());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot apply " + BROKER_PROPERTIES + " to the broker in " + instance, e);
         }
@@ -74,6 +78,22 @@ public final class ExternalArtemis implements AutoCloseable {
         broker.start();
         Runtime.getRuntime().addShutdownHook(new Thread(broker::kill, "stop-artemis-" + port));
         return broker;
+    }
+
+    /**
+     * Adds each login, with its role's Artemis role, to the instance's JAAS properties files ({@code user = password} in
+     * {@code artemis-users.properties}, {@code role = user} in {@code artemis-roles.properties}): what
+     * {@code artemis user add --user-command-user U --user-command-password P --role R} does, without a JVM per user.
+     */
+    private static void addUsers(Path instance, BrokerUsers users) throws IOException {
+        StringBuilder logins = new StringBuilder("\n");
+        StringBuilder roles = new StringBuilder("\n");
+        users.logins().forEach((role, login) -> {
+            logins.append(login.user()).append(" = ").append(login.password()).append('\n');
+            roles.append(role.artemisRole()).append(" = ").append(login.user()).append('\n');
+        });
+        Files.writeString(instance.resolve("etc/artemis-users.properties"), logins, StandardOpenOption.APPEND);
+        Files.writeString(instance.resolve("etc/artemis-roles.properties"), roles, StandardOpenOption.APPEND);
     }
 
     /** The URL a client connects to: the broker's one acceptor, which speaks CORE (and AMQP). */

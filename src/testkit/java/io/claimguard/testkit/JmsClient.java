@@ -1,5 +1,8 @@
 package io.claimguard.testkit;
 
+import io.claimguard.broker.BrokerLogin;
+import io.claimguard.broker.BrokerRole;
+import io.claimguard.broker.BrokerUsers;
 import io.claimguard.intake.JmsIntakeRoute;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
@@ -22,12 +25,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.activemq.artemis.api.core.ActiveMQBuffer;
+import org.apache.activemq.artemis.api.core.SimpleString;
+import org.apache.activemq.artemis.api.core.client.ActiveMQClient;
+import org.apache.activemq.artemis.api.core.client.ClientSession;
+import org.apache.activemq.artemis.api.core.client.ClientSessionFactory;
+import org.apache.activemq.artemis.api.core.client.ServerLocator;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.activemq.artemis.jms.client.ActiveMQMessage;
 
 /**
  * The harness's side of the broker, reached like any producer: the service's embedded broker through its TCP
- * acceptor, or a standalone broker with a user and password.
+ * acceptor, or a standalone broker. Each step logs in with the role it plays (a producer sends, a consumer takes the
+ * results, an operator browses the dead-letter queue); a broker without security (a harness's own) needs no logins.
  */
 public final class JmsClient {
 
@@ -35,17 +44,24 @@ public final class JmsClient {
     private static final int SEND_BATCH = 100;
 
     private final String brokerUrl;
-    private final String user;
-    private final String password;
+    private final BrokerUsers logins;
 
+    /** A client of a broker that requires no login. */
     public JmsClient(String brokerUrl) {
-        this(brokerUrl, null, null);
+        this(brokerUrl, null);
     }
 
-    public JmsClient(String brokerUrl, String user, String password) {
+    /** A client that logs in with the role each step needs, from {@code logins}. */
+    public JmsClient(String brokerUrl, BrokerUsers logins) {
         this.brokerUrl = brokerUrl;
-        this.user = user;
-        this.password = password;
+        this.logins = logins;
+    }
+
+    private ActiveMQConnectionFactory factory(BrokerRole role) {
+        BrokerLogin login = logins == null ? null : logins.login(role).orElseThrow(
+                () -> new IllegalStateException("no " + role.key() + " login for " + brokerUrl));
+        return login == null ? new ActiveMQConnectionFactory(brokerUrl)
+                : new ActiveMQConnectionFactory(brokerUrl, login.user(), login.password());
     }
 
     /**
@@ -55,10 +71,13 @@ public final class JmsClient {
     public record Received(byte[] body, Long auditId, String tag, String deadLetterReason) {
     }
 
-    /** Sends the inputs, each as its {@link HarnessInput#body} type, and returns each one's JMS message id by tag. */
+    /**
+     * Sends the inputs, each as its {@link HarnessInput#body} type, as a producer; returns each one's JMS message id by
+     * tag.
+     */
     public Map<String, String> send(String queue, List<HarnessInput> inputs) throws JMSException {
         Map<String, String> messageIds = new HashMap<>();
-        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(brokerUrl, user, password);
+        try (ActiveMQConnectionFactory factory = factory(BrokerRole.PRODUCER);
                 Connection connection = factory.createConnection();
                 Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
                 MessageProducer producer = session.createProducer(session.createQueue(queue))) {
@@ -106,13 +125,31 @@ public final class JmsClient {
     }
 
     /**
-     * Consumes every message on the queue: until none has come for {@code quiet}, at most {@code limit} messages
-     * and for at most {@code atMost}, so that it ends however the queue behaves.
+     * Sends one persistent TextMessage with the given string properties, with the login of {@code role} (a result that
+     * ClaimGuard did not make, on the output queue, sent with a login allowed to send there).
+     */
+    public void sendText(BrokerRole role, String queue, String text, Map<String, String> properties) throws JMSException {
+        try (ActiveMQConnectionFactory factory = factory(role);
+                Connection connection = factory.createConnection();
+                Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer producer = session.createProducer(session.createQueue(queue))) {
+            producer.setDeliveryMode(DeliveryMode.PERSISTENT);
+            TextMessage message = session.createTextMessage(text);
+            for (Map.Entry<String, String> property : properties.entrySet()) {
+                message.setStringProperty(property.getKey(), property.getValue());
+            }
+            producer.send(message);
+        }
+    }
+
+    /**
+     * Consumes every message on the queue (the output queue), as a consumer: until none has come for {@code quiet}, at
+     * most {@code limit} messages and for at most {@code atMost}, so that it ends however the queue behaves.
      */
     public List<Received> drain(String queue, Duration quiet, int limit, Duration atMost) throws JMSException {
         List<Received> received = new ArrayList<>();
         Instant deadline = Instant.now().plus(atMost);
-        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(brokerUrl, user, password);
+        try (ActiveMQConnectionFactory factory = factory(BrokerRole.CONSUMER);
                 Connection connection = factory.createConnection();
                 Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 MessageConsumer consumer = session.createConsumer(session.createQueue(queue))) {
@@ -122,26 +159,48 @@ public final class JmsClient {
                 if (message == null) {
                     break;
                 }
-                Long auditId = message.propertyExists("ClaimGuardAuditId") ? message.getLongProperty("ClaimGuardAuditId") : null;
-                received.add(new Received(bytesOf(message), auditId, message.getStringProperty(HarnessInput.TAG_PROPERTY),
-                        message.getStringProperty(JmsIntakeRoute.REASON_PROPERTY)));
+                received.add(received(message));
             }
         }
         return received;
     }
 
-    /** Messages on the queue now, counted with a browser (messages being delivered may not be counted). */
-    public int depth(String queue) throws JMSException {
-        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(brokerUrl, user, password);
+    /**
+     * Every message on the queue (the dead-letter queue), browsed as an operator, who may read it but not take it: at
+     * most {@code limit}. The messages stay.
+     */
+    public List<Received> browse(String queue, int limit) throws JMSException {
+        List<Received> received = new ArrayList<>();
+        try (ActiveMQConnectionFactory factory = factory(BrokerRole.OPERATOR);
                 Connection connection = factory.createConnection();
                 Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 QueueBrowser browser = session.createBrowser(session.createQueue(queue))) {
             connection.start();
-            int count = 0;
-            for (Enumeration<?> messages = browser.getEnumeration(); messages.hasMoreElements(); messages.nextElement()) {
-                count++;
+            for (Enumeration<?> messages = browser.getEnumeration(); messages.hasMoreElements() && received.size() < limit; ) {
+                received.add(received((Message) messages.nextElement()));
             }
-            return count;
+        }
+        return received;
+    }
+
+    private static Received received(Message message) throws JMSException {
+        Long auditId = message.propertyExists("ClaimGuardAuditId") ? message.getLongProperty("ClaimGuardAuditId") : null;
+        return new Received(bytesOf(message), auditId, message.getStringProperty(HarnessInput.TAG_PROPERTY),
+                message.getStringProperty(JmsIntakeRoute.REASON_PROPERTY));
+    }
+
+    /**
+     * Messages on the queue now as the broker counts them, those being delivered included: a core queue query, which
+     * reads no message and needs only a login (the operator's).
+     */
+    public long depth(String queue) throws Exception {
+        BrokerLogin login = logins == null ? null : logins.login(BrokerRole.OPERATOR).orElseThrow();
+        try (ServerLocator locator = ActiveMQClient.createServerLocator(brokerUrl);
+                ClientSessionFactory sessions = locator.createSessionFactory();
+                ClientSession session = login == null ? sessions.createSession()
+                        : sessions.createSession(login.user(), login.password(), false, true, true, false, 0)) {
+            ClientSession.QueueQuery query = session.queueQuery(SimpleString.of(queue));
+            return query.isExists() ? query.getMessageCount() : 0;
         }
     }
 

@@ -36,6 +36,7 @@ public final class ServiceProcess implements AutoCloseable {
     public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx512m");
 
     private static final Duration POLL = Duration.ofMillis(250);
+    private static final String GENERATED_KEY = "claimguard.result-signing.generated-key";
 
     private final List<String> command;
     private final Path logDir;
@@ -67,6 +68,10 @@ public final class ServiceProcess implements AutoCloseable {
                 command.add("--" + name + "=" + value);
             }
         });
+        // the result-signing key the service generates: in the folder of this service's logs, not in the working directory
+        if (!properties.containsKey(GENERATED_KEY)) {
+            command.add("--" + GENERATED_KEY + "=" + logDir.resolve("keys").resolve("result-signing.key").toAbsolutePath());
+        }
         this.command = List.copyOf(command);
     }
 

@@ -2,8 +2,11 @@ package io.claimguard.harness.bench;
 
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.broker.BrokerLogin;
+import io.claimguard.broker.BrokerRole;
 import io.claimguard.harness.bench.BenchEnvelopes.BenchEnvelope;
 import io.claimguard.testkit.KafkaClient;
+import io.claimguard.testkit.TestBrokerUsers;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -114,7 +117,8 @@ final class LatencyProbe {
 
     /** Persistent TextMessages through the service's acceptor, as a producer of verifier results sends them. */
     static Sender jms(String brokerUrl, String queue) throws JMSException {
-        ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(brokerUrl);
+        BrokerLogin login = TestBrokerUsers.login(BrokerRole.PRODUCER);
+        ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(brokerUrl, login.user(), login.password());
         // Persistent, but not waiting for each journal write: a blocking durable send costs a journal flush
         // (milliseconds), which would cap one sender below the rates it must keep.
         factory.setBlockOnDurableSend(false);
@@ -183,7 +187,8 @@ final class LatencyProbe {
         private final AtomicReference<Exception> failure = new AtomicReference<>();
 
         JmsResults(String brokerUrl, String queue) throws JMSException {
-            factory = new ActiveMQConnectionFactory(brokerUrl);
+            BrokerLogin login = TestBrokerUsers.login(BrokerRole.CONSUMER);
+            factory = new ActiveMQConnectionFactory(brokerUrl, login.user(), login.password());
             connection = factory.createConnection();
             Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageConsumer consumer = session.createConsumer(session.createQueue(queue));

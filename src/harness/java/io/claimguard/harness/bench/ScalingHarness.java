@@ -4,11 +4,13 @@ import static io.claimguard.testkit.HarnessArguments.positive;
 import static io.claimguard.testkit.HarnessArguments.value;
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.broker.BrokerRole;
 import io.claimguard.testkit.ExternalArtemis;
 import io.claimguard.testkit.FreePort;
 import io.claimguard.testkit.HarnessArguments;
 import io.claimguard.testkit.JmsClient;
 import io.claimguard.testkit.ServiceProcess;
+import io.claimguard.testkit.TestBrokerUsers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -141,7 +143,7 @@ public final class ScalingHarness {
                     instances.add(start(number, database, broker, work));
                 }
                 instances.forEach(this::awaitHeld);
-                JmsClient jms = new JmsClient(broker.url(), ExternalArtemis.USER, ExternalArtemis.PASSWORD);
+                JmsClient jms = new JmsClient(broker.url(), TestBrokerUsers.users());
                 if (options.warmUp() > 0) {
                     jms.send(INPUT_QUEUE, Bench.jmsInputs(workload, "warm-" + count, 0, options.warmUp(), envelope -> { }));
                     instances.forEach(instance -> route(instance, "start"));
@@ -187,8 +189,8 @@ public final class ScalingHarness {
         properties.put("spring.datasource.password", database.database().password());
         properties.put("spring.artemis.mode", "native");
         properties.put("spring.artemis.broker-url", broker.url());
-        properties.put("spring.artemis.user", ExternalArtemis.USER);
-        properties.put("spring.artemis.password", ExternalArtemis.PASSWORD);
+        properties.put("spring.artemis.user", TestBrokerUsers.login(BrokerRole.SERVICE).user());
+        properties.put("spring.artemis.password", TestBrokerUsers.login(BrokerRole.SERVICE).password());
         properties.put("claimguard.instance-id", "instance-" + number);
         properties.put("claimguard.management.port", Integer.toString(managementPort));
         properties.put("claimguard.file.inbox", work.resolve("inbox-" + number).toString());

@@ -6,6 +6,7 @@ import io.claimguard.testkit.FreePort;
 import io.claimguard.testkit.JmsClient;
 import io.claimguard.testkit.KafkaClient;
 import io.claimguard.testkit.ServiceProcess;
+import io.claimguard.testkit.TestBrokerUsers;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -86,6 +87,7 @@ final class ServiceUnderTest implements AutoCloseable {
         properties.put("claimguard.file.inbox", inbox.toString());
         properties.put("claimguard.file.outbox", outbox.toString());
         properties.put("claimguard.broker.data-directory", journal.toString());
+        properties.put("claimguard.result-signing.generated-key", journal.resolveSibling("keys/result-signing.key").toString());
         // the intake routes stay stopped until the harness has queued the backlog and starts them
         properties.put("camel.main.auto-startup-exclude-pattern", String.join(",", heldRoutes));
         if (kafkaBootstrapServers != null) {
@@ -93,6 +95,8 @@ final class ServiceUnderTest implements AutoCloseable {
             properties.put("claimguard.kafka.bootstrap-servers", kafkaBootstrapServers);
         }
         properties.put("management.endpoint.camelroutes.read-only", "false");
+        // the broker's logins: the harness sends as a producer and reads the results as a consumer
+        properties.putAll(TestBrokerUsers.serviceProperties());
         // the service's own settings, unless the run tunes them
         properties.putAll(options.serviceProperties());
         List<String> jvmOptions = new ArrayList<>();
@@ -101,7 +105,7 @@ final class ServiceUnderTest implements AutoCloseable {
         jvmOptions.add("-XX:+ExitOnOutOfMemoryError");
         jvmOptions.addAll(options.serviceJvmOptions());
         this.process = new ServiceProcess(options.jar(), jvmOptions, properties, logs, managementPort);
-        this.jms = new JmsClient(brokerUrl);
+        this.jms = new JmsClient(brokerUrl, TestBrokerUsers.users());
         Runtime.getRuntime().addShutdownHook(new Thread(process::close, "throughput-harness-cleanup"));
     }
 

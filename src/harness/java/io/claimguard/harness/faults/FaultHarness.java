@@ -2,6 +2,9 @@ package io.claimguard.harness.faults;
 
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.broker.BrokerRole;
+import io.claimguard.broker.BrokerUsers;
+import io.claimguard.broker.CredentialsFile;
 import io.claimguard.checkpoint.Ed25519Keys;
 import io.claimguard.cli.ClaimGuardCli;
 import io.claimguard.testkit.ExternalArtemis;
@@ -12,6 +15,7 @@ import io.claimguard.testkit.HarnessInput.Kind;
 import io.claimguard.testkit.JmsClient;
 import io.claimguard.testkit.ServiceProcess;
 import io.claimguard.testkit.TcpProxy;
+import io.claimguard.testkit.TestBrokerUsers;
 import io.claimguard.testkit.TestDatabase;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -174,8 +178,8 @@ public final class FaultHarness {
                     instances.describe(), database.databaseName(), proxy.port());
 
             Backlog.refusePoison(sql);
-            JmsClient jms = broker != null ? new JmsClient(broker.url(), ExternalArtemis.USER, ExternalArtemis.PASSWORD)
-                    : new JmsClient(instances.embeddedBrokerUrl());
+            JmsClient jms = broker != null ? new JmsClient(broker.url(), TestBrokerUsers.users())
+                    : new JmsClient(instances.embeddedBrokerUrl(), instances.embeddedBrokerLogins());
             List<Fault> plan = faultPlan();
             // Several instances drain a backlog faster than faults can be injected: in the topology mode it is fed in
             // slices, one more before each fault, so that every fault hits a backlog that is still draining.
@@ -212,8 +216,8 @@ public final class FaultHarness {
                 int limit = options.inputs() * 3 + 1_000;
                 outputs = jms.drain(OUTPUT_QUEUE, Duration.ofSeconds(3), limit, Duration.ofMinutes(10)).stream()
                         .map(Accounting.Sent::of).toList();
-                deadLetterCopies = jms.drain(DEAD_LETTER_QUEUE, Duration.ofSeconds(3), limit, Duration.ofMinutes(5)).stream()
-                        .map(Accounting.Sent::of).toList();
+                // an operator may browse the dead-letter queue, nobody may take from it
+                deadLetterCopies = jms.browse(DEAD_LETTER_QUEUE, limit).stream().map(Accounting.Sent::of).toList();
             }
             instances.stopAll();
             log("service stopped; %,d results, %,d dead-letter copies", outputs.size(), deadLetterCopies.size());
@@ -312,15 +316,18 @@ public final class FaultHarness {
             properties.put("claimguard.checkpoint.private-key", signingKey().toString());
             properties.put("claimguard.checkpoint.directory", checkpointDirectory(number).toString());
             properties.put("claimguard.checkpoint.period", "2s");
+            // every instance signs its results with the one key the first start makes
+            properties.put("claimguard.result-signing.generated-key", work.resolve("keys/result-signing.key").toString());
             if (broker == null) {
                 properties.put("claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + embeddedBrokerPort);
-                // the same journal on every start, so that messages on the queues survive SIGKILL
+                // the same journal on every start, so that messages on the queues survive SIGKILL; no login is
+                // configured: the first start generates them into the credentials file there, every restart reads it
                 properties.put("claimguard.broker.data-directory", Files.createDirectories(work.resolve("artemis")).toString());
             } else {
                 properties.put("spring.artemis.mode", "native");
                 properties.put("spring.artemis.broker-url", broker.url());
-                properties.put("spring.artemis.user", ExternalArtemis.USER);
-                properties.put("spring.artemis.password", ExternalArtemis.PASSWORD);
+                properties.put("spring.artemis.user", TestBrokerUsers.login(BrokerRole.SERVICE).user());
+                properties.put("spring.artemis.password", TestBrokerUsers.login(BrokerRole.SERVICE).password());
                 properties.put("claimguard.file.shared", "true");
                 properties.put("claimguard.file.leader-check-interval", "1s");
                 // several JVMs share two cores: fewer batch sessions each, a smaller heap
@@ -371,6 +378,11 @@ public final class FaultHarness {
 
         String embeddedBrokerUrl() {
             return "tcp://127.0.0.1:" + embeddedBrokerPort;
+        }
+
+        /** The logins the embedded broker generated at the first start, read as the command-line tools read them. */
+        BrokerUsers embeddedBrokerLogins() {
+            return CredentialsFile.read(work.resolve("artemis").resolve("credentials.properties"));
         }
 
         String describe() {
