@@ -22,7 +22,9 @@ import java.util.List;
 record DeadLetterSelection(List<Long> ids, List<String> reasonCodes, Instant since, Instant until) {
 
     private static final String SELECT = """
-            SELECT d.id, d.reason_code, d.reason, d.received_at, d.payload,
+            SELECT d.id, d.reason_code, d.reason, d.received_at,
+                   -- a truncated payload cannot be re-driven: its bytes are not read at all
+                   CASE WHEN d.payload_truncated THEN NULL ELSE d.payload END, d.payload_size, d.source, d.source_ref,
                    (SELECT min(a.id) FROM claimguard.verification_audit a WHERE a.redrive_of = d.id),
                    (SELECT max(n.id) FROM claimguard.dead_letter n WHERE n.redrive_of = d.id)
             FROM claimguard.dead_letter d
@@ -36,11 +38,13 @@ record DeadLetterSelection(List<Long> ids, List<String> reasonCodes, Instant sin
     /**
      * One selected dead letter, and what became of its latest re-drive.
      *
+     * @param payload its bytes as kept; null when the row keeps only their start ({@code payload_truncated})
+     * @param payloadSize the whole input's size
      * @param auditedAs the audit row an earlier re-drive made; null if none
      * @param deadLetteredAgainAs the newest dead letter an earlier re-drive made; null if none
      */
     record Selected(long id, String reasonCode, String reason, OffsetDateTime receivedAt, byte[] payload,
-            Long auditedAs, Long deadLetteredAgainAs) {
+            long payloadSize, String source, String sourceRef, Long auditedAs, Long deadLetteredAgainAs) {
 
         /** How the dead letter is named in every line the command prints. */
         String label() {
@@ -62,6 +66,25 @@ record DeadLetterSelection(List<Long> ids, List<String> reasonCodes, Instant sin
             }
             return null;
         }
+
+        /**
+         * Why it cannot be re-driven from its row, and where its whole bytes are, or null when it can: a row that keeps
+         * only the first bytes of a huge input would send a different, cut input.
+         */
+        String notWhole() {
+            if (payload != null) {
+                return null;
+            }
+            String copy = switch (source) {
+                case "file" -> "the inbox's .error/ folder (file " + sourceRef + ", or a numbered name whose .reason file"
+                        + " says received_at: " + receivedAt.toInstant() + ")";
+                case "jms" -> "the dead-letter queue (JMS message id " + sourceRef + ")";
+                case "kafka" -> "the dead-letter topic (the record from " + sourceRef + ")";
+                default -> "where its " + source + " intake set it aside";
+            };
+            return "its row keeps only the first bytes of its " + payloadSize + " (payload_truncated); the whole input"
+                    + " is in " + copy + ": send it from there once its cause is fixed";
+        }
     }
 
     /** The selected dead letters, in id order. */
@@ -79,8 +102,8 @@ record DeadLetterSelection(List<Long> ids, List<String> reasonCodes, Instant sin
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     selected.add(new Selected(rows.getLong(1), rows.getString(2), rows.getString(3),
-                            rows.getObject(4, OffsetDateTime.class), rows.getBytes(5), rows.getObject(6, Long.class),
-                            rows.getObject(7, Long.class)));
+                            rows.getObject(4, OffsetDateTime.class), rows.getBytes(5), rows.getLong(6), rows.getString(7),
+                            rows.getString(8), rows.getObject(9, Long.class), rows.getObject(10, Long.class)));
                 }
             }
         }

@@ -35,10 +35,11 @@ import picocli.CommandLine.Spec;
         description = {
             "Process dead-lettered inputs again, after their cause is fixed.",
             "Sends each selected dead letter's bytes, as kept in claimguard.dead_letter, to the input queue as a BytesMessage with the JMS property " + Redrive.PROPERTY + " = its id, then waits for what became of it. An input audited now records the dead letter in verification_audit.redrive_of; one still invalid is dead-lettered again as a new row with its reason and redrive_of. The dead-letter rows themselves are never changed.",
-            "Every kind of selector given narrows the selection; repeat --id or --reason for several. Dead letters re-driven before (audited, or dead-lettered again: re-drive the newer row) are skipped unless --again."},
+            "Every kind of selector given narrows the selection; repeat --id or --reason for several. Dead letters re-driven before (audited, or dead-lettered again: re-drive the newer row) are skipped unless --again.",
+            "A dead letter whose row keeps only the first bytes of a huge input (payload_truncated) is never re-driven from it: the command says where the whole input is (the inbox's .error/ folder, the dead-letter queue or topic)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every re-driven input audited (or nothing to re-drive, or --dry-run)",
-            "1:an input was dead-lettered again (its new dead letter and reason are printed)",
+            "1:an input was dead-lettered again (its new dead letter and reason are printed), or a selected dead letter keeps only part of its input",
             "2:wrong arguments (no selector, a bad instant)",
             "3:the database or broker unreachable, the broker refusing the operator's login, or inputs still pending at the timeout"},
         footer = {"", "Examples:", "  claimguard redrive --dry-run --reason processing_failed",
@@ -93,9 +94,14 @@ final class RedriveCommand implements Callable<Integer> {
                 return ExitCodes.OK;
             }
             List<Selected> chosen = new ArrayList<>();
+            boolean notWhole = false;
             for (Selected deadLetter : selected) {
                 String earlier = deadLetter.earlierRedrive();
-                if (earlier != null && !again) {
+                if (deadLetter.notWhole() != null) {
+                    out.println(deadLetter.label() + " -> " + (dryRun ? "would not be re-driven: " : "not re-driven: ")
+                            + deadLetter.notWhole());
+                    notWhole = true;
+                } else if (earlier != null && !again) {
                     out.println(deadLetter.label() + " -> skipped: " + earlier + "; --again re-drives it anyway");
                 } else {
                     chosen.add(deadLetter);
@@ -107,7 +113,8 @@ final class RedriveCommand implements Callable<Integer> {
                         + ", " + deadLetter.payload().length + " bytes"));
                 return ExitCodes.OK;
             }
-            return chosen.isEmpty() ? ExitCodes.OK : redrive(connection, chosen, out);
+            int exitCode = chosen.isEmpty() ? ExitCodes.OK : redrive(connection, chosen, out);
+            return notWhole && exitCode == ExitCodes.OK ? ExitCodes.FINDINGS : exitCode;
         }
     }
 

@@ -14,7 +14,15 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("claimguard")
 public record ClaimGuardProperties(
         FileDrop file, Jms jms, Kafka kafka, Broker broker, Limits limits, Processing processing, Audit audit, Database database,
-        Seal seal, Checkpoint checkpoint, Telemetry telemetry, String instanceId, Judgement policy) {
+        Seal seal, Checkpoint checkpoint, Telemetry telemetry, String instanceId, Judgement policy, DeadLetter deadLetter) {
+
+    public ClaimGuardProperties {
+        if (deadLetter != null && limits != null && deadLetter.cap() < limits.maxBytes()) {
+            throw new IllegalArgumentException("claimguard.dead-letter.max-stored-bytes (" + deadLetter.cap()
+                    + " bytes) must be at least claimguard.limits.max-bytes (" + limits.maxBytes() + " bytes): every"
+                    + " input the service could accept is kept whole in dead_letter, so that it can be re-driven from there");
+        }
+    }
 
     /**
      * The name this instance goes by in the summary log line and the metrics' {@code instance_id} tag, so that with
@@ -206,6 +214,31 @@ public record ClaimGuardProperties(
         public Judgement {
             ruleCaps = ruleCaps == null ? Map.of() : Map.copyOf(ruleCaps);
             findingCaps = findingCaps == null ? Map.of() : Map.copyOf(findingCaps);
+        }
+    }
+
+    /**
+     * What {@code claimguard.dead_letter} keeps of a set-aside input.
+     *
+     * @param maxStoredBytes the most of an input's bytes its row keeps ({@code payload}); a larger input keeps its first
+     *     this many, with its whole size and SHA-256, and is marked {@code payload_truncated} (its whole bytes stay in the
+     *     inbox's {@code .error/} folder, on the dead-letter queue or topic). At least {@code claimguard.limits.max-bytes},
+     *     so that every input the service could have accepted is kept whole; at most 1 GiB (a PostgreSQL value)
+     */
+    public record DeadLetter(DataSize maxStoredBytes) {
+
+        private static final long MOST = 1L << 30;
+
+        public DeadLetter {
+            if (maxStoredBytes == null || maxStoredBytes.toBytes() < 1 || maxStoredBytes.toBytes() > MOST) {
+                throw new IllegalArgumentException("claimguard.dead-letter.max-stored-bytes must be from 1 byte to 1GB, got "
+                        + maxStoredBytes);
+            }
+        }
+
+        /** The cap in bytes. */
+        public int cap() {
+            return (int) maxStoredBytes.toBytes();
         }
     }
 

@@ -1,7 +1,8 @@
 package io.claimguard.deadletter;
 
-import io.claimguard.audit.Sha256;
 import io.claimguard.audit.Text;
+import io.claimguard.config.ClaimGuardProperties;
+import io.claimguard.domain.StoredPayload;
 import io.claimguard.observe.PipelineObserver;
 import io.claimguard.pipeline.DeadLetter;
 import io.claimguard.pipeline.InputExchange;
@@ -20,9 +21,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * Records a rejected or failed input in {@code dead_letter}, with its exact bytes and why: once per delivery, so
- * that a retried delivery makes no second row. Setting the input aside (the dead-letter queue, {@code .error/}) is
- * its intake's part, in the same unit of work as its acknowledgement. Failures go back to the caller, whose
- * policies know what they mean for the input.
+ * that a retried delivery makes no second row. An input larger than {@code claimguard.dead-letter.max-stored-bytes}
+ * keeps its first that many bytes, with its whole size and SHA-256, marked truncated ({@link StoredPayload}). Setting
+ * the input aside (the dead-letter queue or topic, {@code .error/}) is its intake's part, in the same unit of work as
+ * its acknowledgement, and keeps it whole. Failures go back to the caller, whose policies know what they mean for the
+ * input.
  */
 @Component
 public class DeadLetterRoute extends EndpointRouteBuilder {
@@ -33,8 +36,10 @@ public class DeadLetterRoute extends EndpointRouteBuilder {
      */
     static final String INSERT_DEAD_LETTER = """
             INSERT INTO claimguard.dead_letter (
-                source, source_ref, received_at, reason_code, reason, payload, payload_sha256, redrive_of)
+                source, source_ref, received_at, reason_code, reason, payload, payload_sha256, payload_size,
+                payload_truncated, redrive_of)
             VALUES (:?source, :?source_ref, :?received_at, :?reason_code, :?reason, :?payload, :?payload_sha256,
+                    :?payload_size, :?payload_truncated,
                     (SELECT d.id FROM claimguard.dead_letter d WHERE d.id = CAST(:?redrive_of AS bigint)))
             ON CONFLICT ON CONSTRAINT dead_letter_delivery_key DO NOTHING
             RETURNING redrive_of
@@ -43,9 +48,11 @@ public class DeadLetterRoute extends EndpointRouteBuilder {
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterRoute.class);
 
     private final PipelineObserver observer;
+    private final int maxStoredBytes;
 
-    public DeadLetterRoute(PipelineObserver observer) {
+    public DeadLetterRoute(PipelineObserver observer, ClaimGuardProperties properties) {
         this.observer = observer;
+        this.maxStoredBytes = properties.deadLetter().cap();
     }
 
     @Override
@@ -54,27 +61,37 @@ public class DeadLetterRoute extends EndpointRouteBuilder {
 
         from(Pipeline.DEAD_LETTER)
                 .routeId("dead-letter")
-                .process(DeadLetterRoute::prepareInsert)
+                .process(this::prepareInsert)
                 .to(jdbc("dataSource").useHeadersAsParameters(true))
                 .process(DeadLetterRoute::warnOfUnknownRedrive)
                 .process(observer::deadLettered);
     }
 
     /** The insert in the body, its parameters in {@code CamelJdbcParameters}, as camel-jdbc takes them. */
-    private static void prepareInsert(Exchange exchange) {
+    private void prepareInsert(Exchange exchange) {
         ReceivedInput input = InputExchange.input(exchange);
         DeadLetter deadLetter = InputExchange.deadLetter(exchange);
+        StoredPayload stored = stored(input, maxStoredBytes);
         Map<String, Object> parameters = new HashMap<>();
         parameters.put("source", input.source().label());
         parameters.put("source_ref", Text.storable(input.sourceRef()));
         parameters.put("received_at", input.receivedAt());
         parameters.put("reason_code", deadLetter.reason().code());
         parameters.put("reason", Text.storable(deadLetter.detail()));
-        parameters.put("payload", input.payload());
-        parameters.put("payload_sha256", Sha256.of(input.payload()));
+        parameters.put("payload", stored.bytes());
+        parameters.put("payload_sha256", stored.sha256());
+        parameters.put("payload_size", stored.size());
+        parameters.put("payload_truncated", stored.truncated());
         parameters.put("redrive_of", input.redriveOf());
         exchange.getIn().setHeader(JdbcConstants.JDBC_PARAMETERS, parameters);
         exchange.getIn().setBody(INSERT_DEAD_LETTER);
+    }
+
+    /** What the row keeps of the input: all of it up to the cap, else its first bytes with its whole size and hash. */
+    static StoredPayload stored(ReceivedInput input, int maxStoredBytes) {
+        return input.partial() != null
+                ? input.partial().cappedAt(maxStoredBytes)
+                : StoredPayload.of(input.payload(), maxStoredBytes);
     }
 
     /** A re-drive that names no dead letter is recorded without the link, and said so. */

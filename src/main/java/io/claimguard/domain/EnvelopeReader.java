@@ -80,10 +80,7 @@ public final class EnvelopeReader {
      * @throws EnvelopeRejectedException when the input is not an acceptable envelope; nothing else is thrown
      */
     public Envelope read(byte[] input) throws EnvelopeRejectedException {
-        if (input.length > limits.maxBytes()) {
-            throw new EnvelopeRejectedException(RejectionReason.TOO_LARGE, "input is " + input.length
-                    + " bytes, larger than the limit of " + limits.maxBytes() + " bytes (claimguard.limits.max-bytes)");
-        }
+        checkSize(input.length);
         String json = stripByteOrderMark(decodeUtf8(input));
         JsonNode root = parse(json);
         if (!(schemaFastPath && SchemaFastPath.certainlyValid(root))) {
@@ -93,6 +90,19 @@ public final class EnvelopeReader {
             }
         }
         return new Envelope(root.get("request_id").stringValue(), json, (ObjectNode) root);
+    }
+
+    /**
+     * The first check of {@link #read}, on its own: an input of this many bytes is rejected as too large. An intake
+     * that does not hold a large input whole (a file) asks this with the input's size.
+     *
+     * @throws EnvelopeRejectedException {@code too_large} when the size is over {@code claimguard.limits.max-bytes}
+     */
+    public void checkSize(long bytes) throws EnvelopeRejectedException {
+        if (bytes > limits.maxBytes()) {
+            throw new EnvelopeRejectedException(RejectionReason.TOO_LARGE, "input is " + bytes
+                    + " bytes, larger than the limit of " + limits.maxBytes() + " bytes (claimguard.limits.max-bytes)");
+        }
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.ToIntFunction;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -30,27 +31,81 @@ class AuditReader {
             String effectiveVerdict, boolean downgraded, List<String> guardReasons, String projectionMode) {
     }
 
+    /**
+     * A text value as a page shows it: no more than {@link #CLIP} characters of it, and how long it is, so that one huge
+     * value (a claim text, an error message) cannot make a page huge. The envelope holds every value whole.
+     *
+     * @param shown the value's first characters; null for SQL NULL
+     * @param length how many characters the value has
+     */
+    record Clip(String shown, int length) {
+
+        public boolean clipped() {
+            return shown != null && shown.length() < length;
+        }
+    }
+
     /** A guard rule that fired, as the effective result gives it: code, the cap it sets and what exactly. */
-    record Reason(String code, String cap, String detail) {
+    record Reason(String code, String cap, Clip detail) {
     }
 
-    record ClaimCheck(int ordinal, String claimId, String claimText, String claimType, String verification,
-            String legacyVerification, boolean critical, String detail, String evidenceRefs) {
+    record ClaimCheck(int ordinal, Clip claimId, Clip claimText, Clip claimType, Clip verification,
+            String legacyVerification, boolean critical, Clip detail, Clip evidenceRefs) {
     }
 
-    record Finding(int ordinal, Integer claimOrdinal, String code, String detail) {
+    record Finding(int ordinal, Integer claimOrdinal, String code, Clip detail) {
     }
 
+    /**
+     * A JSON document of the audit row (the effective result, the envelope), pretty-printed.
+     *
+     * @param inline the document, when it is small enough to be shown on the audit page; null otherwise
+     * @param bytes its size pretty-printed, in UTF-8 bytes; null when the row is too large to print it for the page
+     */
+    record Json(String inline, Long bytes) {
+
+        public boolean shown() {
+            return inline != null;
+        }
+    }
+
+    /**
+     * The rows of one page of a list that an audit has (its claim checks, its findings), by ordinal.
+     *
+     * @param from the first ordinal asked for
+     * @param total how many rows the audit has in all
+     * @param next the ordinal the next page starts at; null when this is the last
+     */
+    record Slice<T>(List<T> rows, int from, long total, Integer next) {
+    }
+
+    /**
+     * @param large whether the audit document, as stored, is larger than what the page shows inline: then its documents
+     *     are only links and its seal is not verified unless asked ({@code verified} false)
+     * @param seal the row's seal; verified (status {@code VERIFIES} or {@code DOES_NOT_VERIFY}) unless {@code verified}
+     *     is false, then {@code NOT_SEALED} or, for a sealed row, its seq and time with the status left unchecked
+     */
     record AuditDetail(AuditRow row, String sourceRef, Instant auditedAt, Double groundednessScore,
-            Integer criticalFactCount, String policy, Long redriveOf, String effectiveResult, String envelope,
-            List<Reason> reasons, List<ClaimCheck> claimChecks, List<Finding> findings, RowSeal.Check seal) {
+            Integer criticalFactCount, String policy, Long redriveOf, boolean large, Json effectiveResult, Json envelope,
+            List<Reason> reasons, Slice<ClaimCheck> claimChecks, Slice<Finding> findings, RowSeal.Check seal,
+            boolean verified) {
     }
 
+    /**
+     * @param payloadSize the whole input's size
+     * @param truncated whether the row keeps only the first bytes of it
+     */
     record DeadLetterRow(long id, String source, String sourceRef, Instant receivedAt, String reasonCode, String reason,
-            int payloadBytes) {
+            long payloadSize, boolean truncated) {
     }
 
-    record DeadLetterDetail(DeadLetterRow row, Instant recordedAt, Long redriveOf, byte[] payload) {
+    /**
+     * @param firstBytes the first bytes the row keeps, no more than the page shows
+     * @param storedBytes how many bytes the row keeps
+     * @param sha256 the SHA-256 of the whole input, in hex
+     */
+    record DeadLetterDetail(DeadLetterRow row, Instant recordedAt, Long redriveOf, byte[] firstBytes, long storedBytes,
+            String sha256) {
     }
 
     /** A page of a list and where the next (older) page starts; null when this is the last. */
@@ -63,44 +118,85 @@ class AuditReader {
     private static final String ORDER_NEWEST_FIRST = " ORDER BY received_at DESC, id DESC LIMIT ?";
 
     /** ClaimGuard's own result: under claimguard_effective_result when the envelope had an effective_result of its own. */
-    private static final String RESULT = "COALESCE(a.audit -> 'claimguard_effective_result', a.audit -> 'effective_result')";
+    static final String RESULT = "COALESCE(a.audit -> 'claimguard_effective_result', a.audit -> 'effective_result')";
 
+    /** The envelope as received: the audit document without ClaimGuard's result. */
+    static final String ENVELOPE = """
+            CASE WHEN a.audit -> 'claimguard_effective_result' IS NOT NULL
+                 THEN a.audit - 'claimguard_effective_result'
+                 ELSE a.audit - 'effective_result' END""";
+
+    /** Characters of one value a page shows at most ({@link Clip}). */
+    static final int CLIP = 1_000;
+
+    /**
+     * The row; whether its audit document, as stored ({@code pg_column_size}: compressed, read from the row's header
+     * without fetching the document), is over the inline size; and only when it is not, its two documents
+     * pretty-printed once each (the fence {@code OFFSET 0} keeps PostgreSQL from printing them again for every use),
+     * each sent when it is no larger than the inline size, else only its size.
+     */
     private static final String DETAIL = """
             SELECT a.id, a.request_id, a.source, a.received_at, a.model_verdict, a.effective_verdict, a.downgraded,
                    a.guard_reasons, a.projection_mode, a.source_ref, a.audited_at, a.groundedness_score,
-                   a.critical_fact_count, a.policy, a.redrive_of,
-                   jsonb_pretty(%1$s),
-                   jsonb_pretty(CASE WHEN a.audit -> 'claimguard_effective_result' IS NOT NULL
-                                     THEN a.audit - 'claimguard_effective_result'
-                                     ELSE a.audit - 'effective_result' END)
-            FROM claimguard.verification_audit AS a
+                   a.critical_fact_count, a.policy, a.redrive_of, pg_column_size(a.audit) > i.bytes,
+                   CASE WHEN octet_length(d.result) <= i.bytes THEN d.result END, CAST(octet_length(d.result) AS bigint),
+                   CASE WHEN octet_length(d.envelope) <= i.bytes THEN d.envelope END, CAST(octet_length(d.envelope) AS bigint)
+            FROM (SELECT CAST(? AS bigint) AS bytes) AS i
+            CROSS JOIN claimguard.verification_audit AS a
+            LEFT JOIN LATERAL (SELECT jsonb_pretty(%1$s) AS result, jsonb_pretty(%2$s) AS envelope
+                               WHERE pg_column_size(a.audit) <= i.bytes OFFSET 0) AS d ON true
             WHERE a.id = ?
-            """.formatted(RESULT);
+            """.formatted(RESULT, ENVELOPE);
 
+    /**
+     * Every guard reason (one per rule that fired: a handful at most), each detail clipped. The reasons are taken out of
+     * the document once (the fence {@code OFFSET 0}), which is then not read again for every use.
+     */
     private static final String REASONS = """
-            SELECT r ->> 'code', r ->> 'cap', r ->> 'detail'
-            FROM claimguard.verification_audit AS a
+            SELECT r ->> 'code', r ->> 'cap', left(r ->> 'detail', p.clip), char_length(r ->> 'detail')
+            FROM (SELECT CAST(? AS integer) AS clip) AS p
+            CROSS JOIN (SELECT %s -> 'verdict_guard' -> 'reasons' AS reasons
+                        FROM claimguard.verification_audit AS a WHERE a.id = ? OFFSET 0) AS g
             CROSS JOIN LATERAL jsonb_array_elements(
-                CASE WHEN jsonb_typeof(%1$s -> 'verdict_guard' -> 'reasons') = 'array'
-                     THEN %1$s -> 'verdict_guard' -> 'reasons' ELSE '[]'::jsonb END)
+                CASE WHEN jsonb_typeof(g.reasons) = 'array' THEN g.reasons ELSE '[]'::jsonb END)
                 WITH ORDINALITY AS e (r, position)
-            WHERE a.id = ?
             ORDER BY e.position
             """.formatted(RESULT);
 
-    private static final String CLAIM_CHECKS = """
-            SELECT ordinal, claim_id, claim_text, claim_type, verification, legacy_verification, is_critical, detail,
-                   jsonb_pretty(evidence_refs)
-            FROM claimguard.claim_check
-            WHERE audit_id = ?
-            ORDER BY ordinal
+    /**
+     * One page of claim checks from an ordinal on, each value clipped: the rows are a range of the primary key's index,
+     * taken first, and only they are clipped and printed.
+     */
+    static final String CLAIM_CHECKS = """
+            SELECT c.ordinal, left(c.claim_id, p.clip), char_length(c.claim_id), left(c.claim_text, p.clip),
+                   char_length(c.claim_text), left(c.claim_type, p.clip), char_length(c.claim_type),
+                   left(c.verification, p.clip), char_length(c.verification), c.legacy_verification, c.is_critical,
+                   left(c.detail, p.clip), char_length(c.detail), left(jsonb_pretty(c.evidence_refs), p.clip),
+                   char_length(jsonb_pretty(c.evidence_refs))
+            FROM (SELECT CAST(? AS integer) AS clip) AS p
+            CROSS JOIN (SELECT * FROM claimguard.claim_check WHERE audit_id = ? AND ordinal >= ?
+                        ORDER BY audit_id, ordinal LIMIT ?) AS c
+            ORDER BY c.ordinal
             """;
 
-    private static final String FINDINGS = """
-            SELECT ordinal, claim_ordinal, code, detail FROM claimguard.finding WHERE audit_id = ? ORDER BY ordinal""";
+    /** One page of findings from an ordinal on, each detail clipped, as the claim checks are. */
+    static final String FINDINGS = """
+            SELECT f.ordinal, f.claim_ordinal, f.code, left(f.detail, p.clip), char_length(f.detail)
+            FROM (SELECT CAST(? AS integer) AS clip) AS p
+            CROSS JOIN (SELECT * FROM claimguard.finding WHERE audit_id = ? AND ordinal >= ?
+                        ORDER BY audit_id, ordinal LIMIT ?) AS f
+            ORDER BY f.ordinal
+            """;
+
+    /** The row's seal without checking it: what a large row's page says unless asked to verify it. */
+    private static final String SEAL = "SELECT seq, sealed_at FROM claimguard.audit_seal WHERE audit_id = ?";
+
+    private static final String COUNTS = """
+            SELECT (SELECT count(*) FROM claimguard.claim_check WHERE audit_id = ?),
+                   (SELECT count(*) FROM claimguard.finding WHERE audit_id = ?)""";
 
     private static final String DEAD_LETTER_COLUMNS = """
-            id, source, source_ref, received_at, reason_code, reason, octet_length(payload)""";
+            id, source, source_ref, received_at, reason_code, reason, payload_size, payload_truncated""";
 
     private final JdbcTemplate sql;
 
@@ -132,27 +228,59 @@ class AuditReader {
         return rows.stream().distinct().toList();
     }
 
-    Optional<AuditDetail> audit(long id) {
+    /**
+     * One audit's page: the row, its documents when they are small, its guard reasons, one page of its claim checks and
+     * one of its findings (from the ordinals asked for), and its seal, verified unless the row is large and
+     * {@code verifySeal} is false (a check reads and hashes all of the row's content).
+     *
+     * @param claimsFrom the first claim check's ordinal
+     * @param findingsFrom the first finding's ordinal
+     * @param rows claim checks, and findings, on the page
+     * @param inlineJson the largest document (as stored, and pretty-printed, in bytes) shown on the page
+     */
+    Optional<AuditDetail> audit(long id, int claimsFrom, int findingsFrom, int rows, long inlineJson, boolean verifySeal) {
         List<AuditDetail> found = sql.query(DETAIL, (rs, n) -> {
             AuditRow row = AUDIT_ROW.mapRow(rs, n);
             return new AuditDetail(row, rs.getString(10), instant(rs, 11), (Double) rs.getObject(12),
-                    (Integer) rs.getObject(13), rs.getString(14), (Long) rs.getObject(15), rs.getString(16),
-                    rs.getString(17), List.of(), List.of(), List.of(), null);
-        }, id);
+                    (Integer) rs.getObject(13), rs.getString(14), (Long) rs.getObject(15), rs.getBoolean(16),
+                    new Json(rs.getString(17), rs.getObject(18, Long.class)), new Json(rs.getString(19), rs.getObject(20, Long.class)),
+                    List.of(), null, null, null, false);
+        }, inlineJson, id);
         if (found.isEmpty()) {
             return Optional.empty();
         }
         AuditDetail detail = found.get(0);
-        List<Reason> reasons = sql.query(REASONS, (rs, n) -> new Reason(rs.getString(1), rs.getString(2), rs.getString(3)), id);
-        List<ClaimCheck> claims = sql.query(CLAIM_CHECKS, (rs, n) -> new ClaimCheck(rs.getInt(1), rs.getString(2),
-                rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getBoolean(7), rs.getString(8),
-                rs.getString(9)), id);
-        List<Finding> findings = sql.query(FINDINGS, (rs, n) -> new Finding(rs.getInt(1), (Integer) rs.getObject(2),
-                rs.getString(3), rs.getString(4)), id);
-        RowSeal.Check seal = sql.execute((ConnectionCallback<RowSeal.Check>) connection -> RowSeal.check(connection, id));
+        List<Reason> reasons = sql.query(REASONS, (rs, n) -> new Reason(rs.getString(1), rs.getString(2), clip(rs, 3)),
+                CLIP, id);
+        long[] counts = sql.queryForObject(COUNTS, (rs, n) -> new long[] {rs.getLong(1), rs.getLong(2)}, id, id);
+        Slice<ClaimCheck> claims = slice(CLAIM_CHECKS, (rs, n) -> new ClaimCheck(rs.getInt(1), clip(rs, 2), clip(rs, 4),
+                clip(rs, 6), clip(rs, 8), rs.getString(10), rs.getBoolean(11), clip(rs, 12), clip(rs, 14)),
+                ClaimCheck::ordinal, counts[0], rows, claimsFrom, id);
+        Slice<Finding> findings = slice(FINDINGS, (rs, n) -> new Finding(rs.getInt(1), (Integer) rs.getObject(2),
+                rs.getString(3), clip(rs, 4)), Finding::ordinal, counts[1], rows, findingsFrom, id);
+        boolean verify = verifySeal || !detail.large();
+        RowSeal.Check seal = verify
+                ? sql.execute((ConnectionCallback<RowSeal.Check>) connection -> RowSeal.check(connection, id))
+                : sql.query(SEAL, (rs, n) -> new RowSeal.Check(null, rs.getLong(1), rs.getObject(2, OffsetDateTime.class),
+                        null), id).stream().findFirst().orElse(new RowSeal.Check(RowSeal.Status.NOT_SEALED, null, null, null));
         return Optional.of(new AuditDetail(detail.row(), detail.sourceRef(), detail.auditedAt(), detail.groundednessScore(),
-                detail.criticalFactCount(), detail.policy(), detail.redriveOf(), detail.effectiveResult(), detail.envelope(),
-                reasons, claims, findings, seal));
+                detail.criticalFactCount(), detail.policy(), detail.redriveOf(), detail.large(), detail.effectiveResult(),
+                detail.envelope(), reasons, claims, findings, seal, verify));
+    }
+
+    /** The rows of one page from an ordinal on: the query's parameters are the clip, the audit id, the ordinal, the limit. */
+    private <T> Slice<T> slice(String query, RowMapper<T> mapper, ToIntFunction<T> ordinalOf, long total, int rows,
+            int from, long auditId) {
+        List<T> page = sql.query(query, mapper, CLIP, auditId, from, rows + 1);
+        if (page.size() <= rows) {
+            return new Slice<>(page, from, total, null);
+        }
+        List<T> shown = List.copyOf(page.subList(0, rows));
+        return new Slice<>(shown, from, total, ordinalOf.applyAsInt(shown.get(rows - 1)) + 1);
+    }
+
+    private static Clip clip(ResultSet rs, int column) throws SQLException {
+        return new Clip(rs.getString(column), rs.getInt(column + 1));
     }
 
     Page<DeadLetterRow> deadLetters(String reasonCode, String source, AuditFilter.Keyset before, int pageSize) {
@@ -166,11 +294,12 @@ class AuditReader {
         return "SELECT " + DEAD_LETTER_COLUMNS + " FROM claimguard.dead_letter WHERE " + where.sql() + ORDER_NEWEST_FIRST;
     }
 
+    /** A dead letter with the first bytes the page shows: only they are read, however large the row. */
     Optional<DeadLetterDetail> deadLetter(long id) {
-        return sql.query("SELECT " + DEAD_LETTER_COLUMNS + ", recorded_at, redrive_of, payload FROM claimguard.dead_letter"
-                        + " WHERE id = ?",
-                (rs, n) -> new DeadLetterDetail(DEAD_LETTER_ROW.mapRow(rs, n), instant(rs, 8), (Long) rs.getObject(9),
-                        rs.getBytes(10)), id).stream().findFirst();
+        return sql.query("SELECT " + DEAD_LETTER_COLUMNS + ", recorded_at, redrive_of, substring(payload FROM 1 FOR ?),"
+                        + " octet_length(payload), encode(payload_sha256, 'hex') FROM claimguard.dead_letter WHERE id = ?",
+                (rs, n) -> new DeadLetterDetail(DEAD_LETTER_ROW.mapRow(rs, n), instant(rs, 9), (Long) rs.getObject(10),
+                        rs.getBytes(11), rs.getLong(12), rs.getString(13)), Payload.SHOWN, id).stream().findFirst();
     }
 
     JdbcTemplate sql() {
@@ -198,7 +327,8 @@ class AuditReader {
             rs.getString(9));
 
     private static final RowMapper<DeadLetterRow> DEAD_LETTER_ROW = (rs, n) -> new DeadLetterRow(rs.getLong(1),
-            rs.getString(2), rs.getString(3), instant(rs, 4), rs.getString(5), rs.getString(6), rs.getInt(7));
+            rs.getString(2), rs.getString(3), instant(rs, 4), rs.getString(5), rs.getString(6), rs.getLong(7),
+            rs.getBoolean(8));
 
     static Instant instant(ResultSet rs, int column) throws SQLException {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);

@@ -9,21 +9,30 @@ import java.util.Arrays;
 /**
  * A dead letter's bytes as they can be shown safely: as text when they are well-formed UTF-8 without control
  * characters other than tab, line feed and carriage return; as a hex dump (offset, 16 bytes in hex, their printable
- * ASCII) otherwise. Either way the page escapes it; at most {@link #SHOWN} bytes are shown.
+ * ASCII) otherwise. Either way the page escapes it; at most {@link #SHOWN} bytes are shown, and only they are read.
  *
  * @param text whether {@link #content} is the bytes as text (else a hex dump)
+ * @param length how many bytes there are in all
  * @param truncated whether the bytes were longer than what is shown
  */
-record Payload(boolean text, String content, int length, boolean truncated) {
+record Payload(boolean text, String content, long length, boolean truncated) {
 
     static final int SHOWN = 64 * 1024;
 
     static Payload of(byte[] bytes) {
-        byte[] shown = bytes.length > SHOWN ? Arrays.copyOf(bytes, SHOWN) : bytes;
-        boolean truncated = shown.length < bytes.length;
+        return of(bytes.length > SHOWN ? Arrays.copyOf(bytes, SHOWN) : bytes, bytes.length);
+    }
+
+    /**
+     * @param first the first bytes, as many as there are up to {@link #SHOWN} (more are cut)
+     * @param length how many bytes there are in all, the first ones included
+     */
+    static Payload of(byte[] first, long length) {
+        byte[] shown = first.length > SHOWN ? Arrays.copyOf(first, SHOWN) : first;
+        boolean truncated = shown.length < length;
         String text = printableUtf8(shown, truncated);
-        return text != null ? new Payload(true, text, bytes.length, truncated)
-                : new Payload(false, hexDump(shown), bytes.length, truncated);
+        return text != null ? new Payload(true, text, length, truncated)
+                : new Payload(false, hexDump(shown), length, truncated);
     }
 
     /** The bytes as text, or null when they are not UTF-8 or hold control characters; a cut last character is dropped. */

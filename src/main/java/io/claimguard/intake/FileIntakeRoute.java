@@ -1,17 +1,23 @@
 package io.claimguard.intake;
 
 import io.claimguard.config.ClaimGuardProperties;
+import io.claimguard.domain.StoredPayload;
 import io.claimguard.observe.PipelineObserver;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
 import io.claimguard.pipeline.SignedResult;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.endpoint.EndpointRouteBuilder;
+import org.apache.camel.component.file.GenericFile;
 import org.apache.camel.component.file.cluster.FileLockClusterService;
 import org.apache.camel.impl.cluster.ClusteredRoutePolicy;
 import org.apache.camel.spi.RoutePolicy;
@@ -22,7 +28,8 @@ import org.springframework.stereotype.Component;
  * The file drop: every settled {@code *.json} file in the inbox is one input ({@link SettledFileFilter}). Once its audit rows are committed
  * and its result forwarded, the result is also written to the outbox, its signature beside it first, and the file
  * moves to {@code .done/}; once a rejected or failed file's dead_letter row is committed, it moves to {@code .error/} with its reason beside it; a
- * name already taken there gets a number ({@link InboxFileDisposal}). On any other failure it stays
+ * name already taken there gets a number ({@link InboxFileDisposal}). A file larger than a dead letter keeps is never
+ * read into memory whole ({@link #capture}). On any other failure it stays
  * in the inbox and is tried again at the next poll. Files are processed {@code claimguard.file.concurrency} at a
  * time, so that their audit rows share database transactions; each file moves when its own exchange completes. With
  * a shared inbox the route runs only on the instance that leads ({@link InboxLeaderElection}).
@@ -37,6 +44,7 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
     private static final String RESULT_NAME = "claimguardResultName";
 
     private final int concurrency;
+    private final int maxStoredBytes;
     private final SettledFileFilter settled;
     private final PipelineObserver observer;
     private final FileLockClusterService inboxLeader;
@@ -45,6 +53,7 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
     public FileIntakeRoute(ClaimGuardProperties properties, PipelineObserver observer,
             ObjectProvider<FileLockClusterService> inboxLeader) {
         this.concurrency = properties.file().concurrency();
+        this.maxStoredBytes = properties.deadLetter().cap();
         this.settled = new SettledFileFilter(properties.file().settleTime(), properties.limits().maxBytes(),
                 Clock.systemUTC());
         this.observer = observer;
@@ -70,7 +79,7 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
                 .routeId("file-intake")
                 .routePolicy(whileThisInstanceLeads())
                 .threads(concurrency, concurrency).threadName("file-intake")
-                .process(FileIntakeRoute::capture)
+                .process(this::capture)
                 .to(Pipeline.VERIFY)
                 .choice()
                     .when(InputExchange.FORWARDED)
@@ -99,12 +108,29 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
         return new RoutePolicy[] {ClusteredRoutePolicy.forNamespace(inboxLeader, InboxLeaderElection.NAMESPACE)};
     }
 
-    private static void capture(Exchange exchange) {
+    /**
+     * The file as the input: read whole, unless it is larger than a dead letter keeps, and so too large to be anything
+     * but rejected: then it is read once to its end, holding only the bytes its dead letter keeps, and counted and
+     * hashed ({@link StoredPayload#read}), so that a file of any size costs at most the cap in memory.
+     */
+    private void capture(Exchange exchange) throws IOException {
         String name = exchange.getIn().getHeader(Exchange.FILE_NAME_ONLY, String.class);
-        byte[] payload = exchange.getIn().getBody(byte[].class);
         // to the microsecond, as dead_letter keeps it: the reason file beside a set-aside file names the same time
-        InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.FILE, name,
-                OffsetDateTime.now().truncatedTo(ChronoUnit.MICROS), payload == null ? new byte[0] : payload, null, null));
+        OffsetDateTime receivedAt = OffsetDateTime.now().truncatedTo(ChronoUnit.MICROS);
+        GenericFile<?> file = exchange.getIn().getBody(GenericFile.class);
+        if (file != null && file.getFileLength() > maxStoredBytes && file.getFile() instanceof File local) {
+            StoredPayload read;
+            try (InputStream in = Files.newInputStream(local.toPath())) {
+                read = StoredPayload.read(in, maxStoredBytes);
+            }
+            // a file that shrank meanwhile is held whole after all
+            InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.FILE, name, receivedAt, read.bytes(),
+                    null, null, read.truncated() ? read : null));
+            return;
+        }
+        byte[] payload = exchange.getIn().getBody(byte[].class);
+        InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.FILE, name, receivedAt,
+                payload == null ? new byte[0] : payload, null, null));
     }
 
     /** The sidecar file's content: the result's key id and signature. */

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads, projects, guards and judges one input (under the configured policy) with the domain core: it is accepted with its verification, or rejected. An
- * input its intake rejected already (a JMS message of a type that holds no envelope) is not read.
+ * input its intake rejected already (a JMS message of a type that holds no envelope) is not read; one its intake held
+ * only in part (a huge file) is rejected as too large by its size.
  */
 final class EnvelopeStep implements Processor {
 
@@ -35,10 +36,16 @@ final class EnvelopeStep implements Processor {
         }
         ReceivedInput input = InputExchange.input(exchange);
         try {
+            if (input.partial() != null) {
+                // held only in part, being over the size limit: its size decides, before anything is decoded
+                reader.checkSize(input.size());
+                throw new IllegalStateException(input.source().label() + " input " + input.sourceRef() + " of "
+                        + input.size() + " bytes was held only in part although it is within the size limit");
+            }
             InputExchange.accept(exchange, Verification.of(reader.read(input.payload()), policy));
         } catch (EnvelopeRejectedException rejection) {
             LOG.warn("rejected {} input {} ({} bytes): {}", input.source().label(), input.sourceRef(),
-                    input.payload().length, rejection.describe());
+                    input.size(), rejection.describe());
             InputExchange.reject(exchange, new DeadLetter(rejection.reason(), rejection.getMessage()));
         }
     }

@@ -20,7 +20,7 @@ final class Architecture {
      * The packages and what each may use. {@code domain} is plain Java: the rules of the contract. {@code pipeline}
      * is the vocabulary the routes share (endpoints, the received input, its outcome, failure kinds). The steps
      * ({@code audit}, {@code deadletter}, {@code forward}) and the {@code verify} route use it; the intakes feed
-     * {@code verify}. The {@code status} facts are read by the command line ({@code cli}) and by the actuator endpoint
+     * {@code verify}; the intakes, {@code verify} and {@code deadletter} read their settings from {@code config}. The {@code status} facts are read by the command line ({@code cli}) and by the actuator endpoint
      * ({@code observe}), which also hands each input to OpenTelemetry ({@code telemetry}). {@code cli} takes the input key ({@code audit.Sha256}) from {@code audit}, so that {@code send}
      * finds an input's row by the service's own definition. {@code merkle} is plain Java like {@code domain}: the RFC
      * 6962 tree, which uses nothing of the service. {@code checkpoint} (signed checkpoints and receipts over the seals)
@@ -60,7 +60,7 @@ final class Architecture {
                 .whereLayer("telemetry").mayOnlyAccessLayers("pipeline", "config", "domain")
                 .whereLayer("observe").mayOnlyAccessLayers("telemetry", "status", "pipeline", "config", "domain")
                 .whereLayer("audit").mayOnlyAccessLayers("pipeline", "config", "domain")
-                .whereLayer("deadletter").mayOnlyAccessLayers("audit", "observe", "pipeline", "domain")
+                .whereLayer("deadletter").mayOnlyAccessLayers("audit", "observe", "pipeline", "config", "domain")
                 .whereLayer("forward").mayOnlyAccessLayers("pipeline", "domain")
                 .whereLayer("verify").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")
                 .whereLayer("intake").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")

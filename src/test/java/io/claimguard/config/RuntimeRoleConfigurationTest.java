@@ -39,7 +39,7 @@ class RuntimeRoleConfigurationTest {
 
     private static String initSqlFor(String role, HikariDataSource pool) {
         ClaimGuardProperties properties = new ClaimGuardProperties(null, null, null, null, null, null, null,
-                new ClaimGuardProperties.Database(role, "claimguard_runtime", false), null, null, null, null, null);
+                new ClaimGuardProperties.Database(role, "claimguard_runtime", false), null, null, null, null, null, null);
         BeanPostProcessor processor = RuntimeRoleConfiguration.runtimeRoleOnEveryConnection(
                 new StaticListableBeanFactory(Map.of("properties", properties)).getBeanProvider(ClaimGuardProperties.class));
         processor.postProcessAfterInitialization(pool, "dataSource");

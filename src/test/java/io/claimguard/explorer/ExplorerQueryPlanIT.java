@@ -23,13 +23,16 @@ import org.junit.jupiter.api.Test;
 /**
  * The explorer's list queries on 200,000 audit rows and 50,000 dead letters (a database of its own, filled with
  * generate_series): every filter the list page offers is served by an index, newest first, never by a sequential
- * scan of the table; the plans are printed for the design document.
+ * scan of the table; an audit page's claim checks and findings are a range of their primary key, taken in its order.
+ * The plans are printed for the design documents.
  */
 class ExplorerQueryPlanIT {
 
     private static final int AUDIT_ROWS = 200_000;
     private static final int DEAD_LETTERS = 50_000;
     private static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    private static final int LARGE_AUDIT = 1_000;
+    private static final int LARGE_AUDIT_CLAIMS = 20_000;
 
     private static TestDatabase database;
 
@@ -54,14 +57,30 @@ class ExplorerQueryPlanIT {
                     """.formatted(NOW, AUDIT_ROWS));
             sql.execute("""
                     INSERT INTO claimguard.dead_letter (source, source_ref, received_at, reason_code, reason, payload,
-                        payload_sha256)
+                        payload_sha256, payload_size, payload_truncated)
                     SELECT (ARRAY['jms', 'file', 'kafka'])[g %% 3 + 1], 'ref-' || g, timestamptz '%s' - g * interval '4 seconds',
                            (ARRAY['not_json', 'not_utf8', 'request_id.invalid', 'processing_failed'])[g %% 4 + 1],
-                           'reason ' || g, convert_to('payload ' || g, 'UTF8'), sha256(g::text::bytea)
+                           'reason ' || g, convert_to('payload ' || g, 'UTF8'), sha256(g::text::bytea),
+                           octet_length(convert_to('payload ' || g, 'UTF8')), false
                     FROM generate_series(1, %d) AS g
                     """.formatted(NOW, DEAD_LETTERS));
+            // one audit of 20,000 claim checks and 2,000 findings among 199,999 of ten claim checks each
+            sql.execute("""
+                    INSERT INTO claimguard.claim_check (audit_id, ordinal, claim_id, claim_text, claim_type, verification,
+                        legacy_verification, is_critical, detail, evidence_refs)
+                    SELECT a, o, 'claim-' || o, 'claim text ' || a || '/' || o, 'symptom', 'direct_observation',
+                           'direct_evidence', true, 'detail', '[{"trace_ref": "trace-1"}]'
+                    FROM generate_series(1, %d) AS a
+                    CROSS JOIN LATERAL generate_series(0, CASE WHEN a = %d THEN %d ELSE 9 END) AS o
+                    """.formatted(AUDIT_ROWS, LARGE_AUDIT, LARGE_AUDIT_CLAIMS - 1));
+            sql.execute("""
+                    INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
+                    SELECT %d, o, o * 10 + 9, 'evidence.unknown_invocation', 'detail ' || o FROM generate_series(0, %d) AS o
+                    """.formatted(LARGE_AUDIT, LARGE_AUDIT_CLAIMS / 10 - 1));
             sql.execute("ANALYZE claimguard.verification_audit");
             sql.execute("ANALYZE claimguard.dead_letter");
+            sql.execute("ANALYZE claimguard.claim_check");
+            sql.execute("ANALYZE claimguard.finding");
         }
     }
 
@@ -107,6 +126,20 @@ class ExplorerQueryPlanIT {
             String plan = explain(connection, AuditReader.deadLetterListQuery(deadLetters), parameters);
             System.out.println("-- dead letters, a reason, a page deep in:\n" + plan);
             assertThat(plan).as(plan).contains("Index").doesNotContain("Seq Scan on dead_letter");
+        }
+    }
+
+    @Test
+    void auditPageRowsAreARangeOfThePrimaryKey() throws SQLException {
+        try (Connection connection = database.connect()) {
+            for (Map.Entry<String, String> query : Map.of("claim_check", AuditReader.CLAIM_CHECKS,
+                    "finding", AuditReader.FINDINGS).entrySet()) {
+                String plan = explain(connection, query.getValue(),
+                        List.of(AuditReader.CLIP, (long) LARGE_AUDIT, 1_000, 101));
+                System.out.println("-- an audit's " + query.getKey() + " rows from #1000:\n" + plan);
+                assertThat(plan).as(plan).contains("Index Scan using " + query.getKey() + "_pkey")
+                        .doesNotContain("Seq Scan").doesNotContain("Sort");
+            }
         }
     }
 

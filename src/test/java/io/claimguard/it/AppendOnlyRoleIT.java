@@ -52,8 +52,10 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
                         VALUES (?, 0, 0, 'evidence.unknown_invocation', 'direct insert')""", auditId);
                 execute(connection, """
                         INSERT INTO claimguard.dead_letter (
-                            source, source_ref, received_at, reason_code, reason, payload, payload_sha256)
-                        VALUES ('file', ?, now(), 'not_json', 'direct insert', '\\x00', sha256('\\x00'))""", requestId);
+                            source, source_ref, received_at, reason_code, reason, payload, payload_sha256, payload_size,
+                            payload_truncated)
+                        VALUES ('file', ?, now(), 'not_json', 'direct insert', '\\x00', sha256('\\x00'), 1, false)""",
+                        requestId);
                 execute(connection, """
                         INSERT INTO claimguard.audit_seal (audit_id, previous_hash, hash)
                         VALUES (?, sha256(?::bytea), sha256('\\x01'))""", auditId, requestId);

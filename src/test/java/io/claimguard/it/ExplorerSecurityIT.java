@@ -66,8 +66,9 @@ class ExplorerSecurityIT extends ServiceTestSupport {
     @Test
     @DisplayName("Scenario: Explorer pages without a login redirect to the login page")
     void pagesNeedLogin() {
-        for (String page : List.of("/explorer", "/explorer/audits", "/explorer/audits/1", "/explorer/dead-letters",
-                "/explorer/dead-letters/1", "/explorer/find?q=x")) {
+        for (String page : List.of("/explorer", "/explorer/audits", "/explorer/audits/1", "/explorer/audits/1/envelope.json",
+                "/explorer/audits/1/effective-result.json", "/explorer/dead-letters", "/explorer/dead-letters/1",
+                "/explorer/find?q=x")) {
             HttpResponse<String> answer = anonymous(page);
             assertThat(answer.statusCode()).as(page).isEqualTo(302);
             assertThat(answer.headers().firstValue("Location")).as(page).hasValueSatisfying(

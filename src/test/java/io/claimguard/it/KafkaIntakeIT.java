@@ -7,6 +7,7 @@ import static io.claimguard.testkit.KafkaClient.header;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.audit.Sha256;
 import io.claimguard.checkpoint.Ed25519Keys;
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.domain.Limits;
@@ -24,6 +25,7 @@ import java.nio.file.Path;
 import java.security.PublicKey;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +66,8 @@ class KafkaIntakeIT extends ServiceTestSupport {
     private static final String DEAD_LETTER_TOPIC = "it.verifier.results.DLT";
     private static final String GROUP = "it-claimguard";
     private static final Duration KAFKA_PATIENCE = Duration.ofSeconds(60);
+    /** {@code claimguard.dead-letter.max-stored-bytes} in this context: 1.25 MiB. */
+    private static final int KAFKA_MAX_STORED_BYTES = 1_310_720;
     static final KafkaBroker KAFKA = startKafka();
     private static final KafkaClient CLIENT = new KafkaClient(KAFKA.bootstrapServers());
 
@@ -85,6 +89,8 @@ class KafkaIntakeIT extends ServiceTestSupport {
         registry.add("claimguard.file.outbox", () -> OWN_WORK.resolve("outbox").toString());
         registry.add("spring.artemis.embedded.data-directory", () -> OWN_WORK.resolve("artemis").toString());
         registry.add("claimguard.broker.acceptor-url", () -> "tcp://127.0.0.1:" + FreePort.onLoopback());
+        // below the records this test broker takes (about 2 MiB), above the too-large input of RejectedInputIT
+        registry.add("claimguard.dead-letter.max-stored-bytes", () -> KAFKA_MAX_STORED_BYTES + "B");
     }
 
     @AfterAll
@@ -170,6 +176,30 @@ class KafkaIntakeIT extends ServiceTestSupport {
         assertThat((byte[]) deadLetter.get("payload")).isEqualTo(payload == null ? new byte[0] : payload);
         assertThat(SQL.queryForObject("SELECT count(*) FROM claimguard.verification_audit WHERE source_ref = ?",
                 Long.class, sourceRef)).isZero();
+        awaitCommittedPast(List.of(input));
+    }
+
+    @Test
+    @DisplayName("Scenario: A rejected record larger than the cap keeps its first bytes in dead_letter and goes whole to the dead-letter topic")
+    void hugeRecordIsCutInDeadLetterOnly() {
+        String key = uniqueId("kafka-huge");
+        byte[] payload = new byte[1_835_008];
+        Arrays.fill(payload, (byte) 'k');
+        RecordMetadata input = CLIENT.produce(INPUT_TOPIC, key, payload);
+        String sourceRef = INPUT_TOPIC + "-" + input.partition() + "@" + input.offset();
+
+        ConsumerRecord<byte[], byte[]> dead = CLIENT.readFromBeginning(DEAD_LETTER_TOPIC, KAFKA_PATIENCE,
+                        records -> records.stream().anyMatch(record -> key.equals(KafkaClient.text(record.key()))))
+                .stream().filter(record -> key.equals(KafkaClient.text(record.key()))).findFirst().orElse(null);
+        assertThat(dead).as("dead-letter copy").isNotNull();
+        assertThat(dead.value()).as("the dead-letter record, whole").isEqualTo(payload);
+        assertThat(header(dead, KafkaIntakeRoute.REASON_HEADER)).startsWith("too_large: input is 1835008 bytes");
+
+        Map<String, Object> deadLetter = awaitDeadLetter(sourceRef);
+        assertThat((byte[]) deadLetter.get("payload")).isEqualTo(Arrays.copyOf(payload, KAFKA_MAX_STORED_BYTES));
+        assertThat(deadLetter).containsEntry("source", "kafka").containsEntry("reason_code", "too_large")
+                .containsEntry("payload_size", (long) payload.length).containsEntry("payload_truncated", true);
+        assertThat((byte[]) deadLetter.get("payload_sha256")).isEqualTo(Sha256.of(payload));
         awaitCommittedPast(List.of(input));
     }
 

@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -141,6 +142,35 @@ class RedriveIT extends ServiceTestSupport {
                 .startsWith("dead_letter " + deadLetterId + " -> would be re-driven: not_an_object, received 20")
                 .endsWith("Z, " + utf8(invalid).length + " bytes");
         assertThat(redrivenDeadLetters(deadLetterId)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("Scenario: A dead letter that keeps only the first bytes of its input is not re-driven from its row")
+    void truncatedDeadLetterIsNotRedriven() {
+        byte[] huge = new byte[MAX_STORED_BYTES + 1024];
+        Arrays.fill(huge, (byte) 'h');
+        byte[] tag = utf8(uniqueId("redrive-huge"));
+        System.arraycopy(tag, 0, huge, 0, tag.length);
+        String testCase = uniqueId("redrive-huge");
+        sendBytes(huge, testCase);
+        assertThat(receiveDeadLetter(testCase)).as("the whole input on the dead-letter queue").isNotNull();
+        String query = "SELECT id, source_ref FROM claimguard.dead_letter WHERE payload_sha256 = sha256(?)";
+        await().atMost(PATIENCE).until(() -> !SQL.queryForList(query, (Object) huge).isEmpty());
+        Map<String, Object> row = SQL.queryForList(query, (Object) huge).get(0);
+        long deadLetterId = ((Number) row.get("id")).longValue();
+        String expected = "dead_letter " + deadLetterId + " -> %s: its row keeps only the first bytes of its " + huge.length
+                + " (payload_truncated); the whole input is in the dead-letter queue (JMS message id " + row.get("source_ref")
+                + "): send it from there once its cause is fixed";
+
+        CliRun dry = CliRun.against("redrive", "--id", String.valueOf(deadLetterId), "--dry-run");
+        assertThat(dry.exitCode()).as(dry.err()).isEqualTo(ExitCodes.OK);
+        assertThat(dry.lines()).containsExactly(expected.formatted("would not be re-driven"));
+        CliRun run = CliRun.against("redrive", "--id", String.valueOf(deadLetterId));
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(run.lines()).containsExactly(expected.formatted("not re-driven"));
+        assertThat(redrivenDeadLetters(deadLetterId)).isEmpty();
+        assertThat(SQL.queryForObject("SELECT count(*) FROM claimguard.verification_audit WHERE redrive_of = ?",
+                Long.class, deadLetterId)).isZero();
     }
 
     @Test

@@ -75,6 +75,11 @@ abstract class ServiceTestSupport {
     /** The test logins as the service writes its credentials file, for the command-line tools (outside {@link #WORK}). */
     static final Path BROKER_CREDENTIALS = TestBrokerUsers.credentialsFile(temporaryFolder("claimguard-it-credentials-"));
     /**
+     * {@code claimguard.dead-letter.max-stored-bytes} of the test service: the default, 8 MiB. (Left to the default on
+     * purpose: a context of its own such as KafkaIntakeIT's can then set another, which a value here would override.)
+     */
+    static final int MAX_STORED_BYTES = 8 * 1024 * 1024;
+    /**
      * The service signs checkpoints of the chain into this directory, with {@link #CHECKPOINT_KEY}: both outside
      * {@link #WORK}, whose contents the tests of the file drop account for.
      */

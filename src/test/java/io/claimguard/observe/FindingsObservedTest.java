@@ -32,7 +32,7 @@ class FindingsObservedTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final PipelineObserver observer = new PipelineObserver(registry,
-            new ClaimGuardProperties(null, null, null, null, null, null, null, null, null, null, null, "unit-instance", null),
+            new ClaimGuardProperties(null, null, null, null, null, null, null, null, null, null, null, "unit-instance", null, null),
             InputTelemetry.OFF);
     private final Logger summaryLogger = (Logger) LoggerFactory.getLogger("io.claimguard.audit.summary");
     private final ListAppender<ILoggingEvent> summaryLines = new ListAppender<>();

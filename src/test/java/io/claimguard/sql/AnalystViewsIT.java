@@ -639,8 +639,9 @@ class AnalystViewsIT {
             String reasonCode) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("""
                 INSERT INTO claimguard.dead_letter (
-                    source, source_ref, received_at, reason_code, reason, payload, payload_sha256)
-                VALUES ('file', ?, ?, ?, ?, ?, ?)""")) {
+                    source, source_ref, received_at, reason_code, reason, payload, payload_sha256, payload_size,
+                    payload_truncated)
+                VALUES ('file', ?, ?, ?, ?, ?, ?, ?, false)""")) {
             byte[] payload = ("not a verifier result: " + sourceRef).getBytes(StandardCharsets.UTF_8);
             insert.setString(1, sourceRef);
             insert.setObject(2, receivedAt);
@@ -648,6 +649,7 @@ class AnalystViewsIT {
             insert.setString(4, "rejected as " + reasonCode);
             insert.setBytes(5, payload);
             insert.setBytes(6, Sha256.of(sourceRef.getBytes(StandardCharsets.UTF_8)));
+            insert.setLong(7, payload.length);
             insert.executeUpdate();
         }
     }

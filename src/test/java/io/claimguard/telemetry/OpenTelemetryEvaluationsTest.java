@@ -240,6 +240,6 @@ class OpenTelemetryEvaluationsTest {
     }
 
     private static ClaimGuardProperties properties(ClaimGuardProperties.Telemetry telemetry) {
-        return new ClaimGuardProperties(null, null, null, null, null, null, null, null, null, null, telemetry, "test", null);
+        return new ClaimGuardProperties(null, null, null, null, null, null, null, null, null, null, telemetry, "test", null, null);
     }
 }

@@ -61,7 +61,7 @@ class FailurePoliciesTest {
         ClaimGuardProperties properties = new ClaimGuardProperties(null, null, null, null, null,
                 new ClaimGuardProperties.Processing(MAX_RETRIES, Duration.ofMillis(1), Duration.ofMillis(1),
                         Duration.ofMillis(5)),
-                null, null, null, null, null, "test-instance", null);
+                null, null, null, null, null, "test-instance", null, null);
         PipelineObserver observer = new PipelineObserver(new SimpleMeterRegistry(), properties, InputTelemetry.OFF);
         camel = new DefaultCamelContext();
         camel.addRoutes(new RetryPolicy(properties));

@@ -154,6 +154,15 @@ final class ProcessProbe {
 
     /** The peak resident set size in MiB: {@code VmHWM} of {@code /proc/<pid>/status}. */
     static double peakRssMib(long pid) {
+        return statusMib(pid, "VmHWM:");
+    }
+
+    /** The resident set size now, in MiB: {@code VmRSS} of {@code /proc/<pid>/status}. */
+    static double rssMib(long pid) {
+        return statusMib(pid, "VmRSS:");
+    }
+
+    private static double statusMib(long pid, String field) {
         List<String> status;
         try {
             status = Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"), StandardCharsets.US_ASCII);
@@ -161,12 +170,12 @@ final class ProcessProbe {
             throw new UncheckedIOException("cannot read the status of pid " + pid, e);
         }
         for (String line : status) {
-            if (line.startsWith("VmHWM:")) {
+            if (line.startsWith(field)) {
                 // "VmHWM:    123456 kB"
                 return Long.parseLong(line.replaceAll("\\D", "")) / 1024.0;
             }
         }
-        throw new IllegalStateException("no VmHWM in /proc/" + pid + "/status");
+        throw new IllegalStateException("no " + field + " in /proc/" + pid + "/status");
     }
 
     /**
