@@ -3,6 +3,7 @@ package io.claimguard.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.claimguard.checkpoint.Ed25519Keys;
 import io.claimguard.config.ClaimGuardProperties;
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.domain.Limits;
@@ -14,9 +15,12 @@ import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Outcome;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
+import io.claimguard.signing.ResultSignatures;
+import io.claimguard.signing.ResultSigningRoute;
 import io.claimguard.telemetry.InputTelemetry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -37,7 +41,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The verify routes and their retry policy as they ship, with the audit, forward and dead-letter steps replaced by
+ * The verify routes, their retry policy and the signing step as they ship, with the audit, forward and dead-letter steps replaced by
  * stand-ins that fail as a test scripts them: one test per branch of the error handling.
  */
 class FailurePoliciesTest {
@@ -66,6 +70,9 @@ class FailurePoliciesTest {
         camel = new DefaultCamelContext();
         camel.addRoutes(new RetryPolicy(properties));
         camel.addRoutes(new VerificationRoute(new EnvelopeReader(Limits.DEFAULTS), Policy.CONTRACT, observer));
+        KeyPair key = Ed25519Keys.generate();
+        camel.addRoutes(new ResultSigningRoute(new ResultSignatures.Signer(
+                new Ed25519Keys.SigningKey(key.getPrivate(), key.getPublic()))));
         camel.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
