@@ -70,6 +70,8 @@ abstract class ServiceTestSupport {
     static final String OUTPUT_QUEUE = "it.verifier.effective";
     static final String DEAD_LETTER_QUEUE = "it.verifier.results.DLQ";
     static final Duration PATIENCE = Duration.ofSeconds(30);
+    /** {@code claimguard.file.max-delivery-attempts} of the test service. */
+    static final int FILE_ATTEMPTS = 4;
     static final int BROKER_PORT = FreePort.onLoopback();
     static final String INSTANCE_ID = "it-instance-1";
     /** The test logins as the service writes its credentials file, for the command-line tools (outside {@link #WORK}). */
@@ -122,6 +124,10 @@ abstract class ServiceTestSupport {
         registry.add("claimguard.file.outbox", OUTBOX::toString);
         registry.add("claimguard.file.poll-delay", () -> "200ms");
         registry.add("claimguard.file.settle-time", () -> "500ms");
+        // a file that fails waits 100, 200, 400, 400 ms, and is set aside after its fourth failure
+        registry.add("claimguard.file.redelivery-delay", () -> "100ms");
+        registry.add("claimguard.file.max-redelivery-delay", () -> "400ms");
+        registry.add("claimguard.file.max-delivery-attempts", () -> String.valueOf(FILE_ATTEMPTS));
         registry.add("claimguard.broker.data-directory", () -> WORK.resolve("artemis").toString());
         registry.add("claimguard.broker.acceptor-url", () -> "tcp://127.0.0.1:" + BROKER_PORT);
         registry.add("claimguard.jms.input-queue", () -> INPUT_QUEUE);
