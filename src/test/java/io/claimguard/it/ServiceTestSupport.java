@@ -180,15 +180,68 @@ abstract class ServiceTestSupport {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
-    /** Drops a file the way writers should: written under a temporary name, then renamed. */
+    /** Drops a file the way writers should: written under a temporary (hidden) name, then renamed. */
     static Path dropFile(String name, byte[] content) {
         try {
             Files.createDirectories(INBOX);
-            Path temporary = INBOX.resolve(name + ".tmp");
+            Path temporary = INBOX.resolve("." + UUID.randomUUID() + ".tmp");
             Files.write(temporary, content);
             return Files.move(temporary, INBOX.resolve(name), StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Drops a file whose name is these bytes, which Java cannot name itself when they are not valid UTF-8: written under
+     * a hidden temporary name, then renamed by the shell.
+     */
+    static void dropFileWithRawName(byte[] name, byte[] content) {
+        try {
+            Files.createDirectories(INBOX);
+            Path temporary = Files.write(INBOX.resolve("." + UUID.randomUUID() + ".tmp"), content);
+            StringBuilder octal = new StringBuilder();
+            for (byte b : name) {
+                octal.append(String.format("\\%03o", b & 0xff));
+            }
+            Process mv = new ProcessBuilder("/bin/sh", "-c", "mv -- \"$0\" \"$1/$(printf \"$2\")\"",
+                    temporary.toString(), INBOX.toString(), octal.toString()).redirectErrorStream(true).start();
+            String output = new String(mv.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(mv.waitFor()).as("mv: " + output).isZero();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** WARN lines (and worse) logged while it is open, by any logger: close it to stop listening. */
+    static final class LogCapture implements AutoCloseable {
+
+        private final ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
+                new ch.qos.logback.core.read.ListAppender<>();
+        private final ch.qos.logback.classic.Logger root =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+
+        LogCapture() {
+            appender.start();
+            root.addAppender(appender);
+        }
+
+        /** The WARN and ERROR lines so far that hold the text. */
+        List<ch.qos.logback.classic.spi.ILoggingEvent> warnings(String text) {
+            synchronized (appender) {
+                return appender.list.stream()
+                        .filter(event -> event.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN))
+                        .filter(event -> event.getFormattedMessage().contains(text))
+                        .toList();
+            }
+        }
+
+        @Override
+        public void close() {
+            root.detachAppender(appender);
         }
     }
 
@@ -290,6 +343,18 @@ abstract class ServiceTestSupport {
      */
     Message receiveResult(String requestId) {
         return jms(BrokerRole.CONSUMER).receiveSelected(OUTPUT_QUEUE, "ClaimGuardRequestId = '" + requestId + "'");
+    }
+
+    /** How many results for this request id are on the output queue, browsed as a consumer. */
+    long resultsOnOutputQueue(String requestId) {
+        return jms(BrokerRole.CONSUMER).browseSelected(OUTPUT_QUEUE, "ClaimGuardRequestId = '" + requestId + "'",
+                (session, browser) -> {
+                    long count = 0;
+                    for (Enumeration<?> messages = browser.getEnumeration(); messages.hasMoreElements(); messages.nextElement()) {
+                        count++;
+                    }
+                    return count;
+                });
     }
 
     /** A message from the dead-letter queue, read while its session is open (large messages stream). */
