@@ -6,13 +6,10 @@ import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import ch.qos.logback.classic.Level;
-import io.claimguard.domain.InboxName;
-import java.nio.charset.StandardCharsets;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import io.claimguard.domain.InboxName;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
@@ -22,7 +19,6 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /**
  * Proves that nothing in .done/ and .error/ is overwritten, that every file in .error/ says why it is there, and that
@@ -93,23 +89,19 @@ class InboxNamesIT extends ServiceTestSupport {
     @DisplayName("Scenario: A burst of files leaves no warning that a file is gone")
     void aBurstOfFilesLeavesNoWarningThatAFileIsGone() {
         String burst = uniqueId("burst");
-        ListAppender<ILoggingEvent> log = new ListAppender<>();
-        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        log.start();
-        root.addAppender(log);
-        try {
+        List<ILoggingEvent> warnings;
+        try (LogCapture log = new LogCapture()) {
             IntStream.range(0, BURST).forEach(i -> dropFile(burst + "-" + i + ".json", utf8(passingV1(burst + "-" + i))));
             await().atMost(PATIENCE.multipliedBy(2)).until(() -> IntStream.range(0, BURST)
                     .allMatch(i -> Files.exists(done(burst + "-" + i + ".json"))));
-        } finally {
-            root.detachAppender(log);
+            warnings = log.warnings();
         }
 
         assertThat(SQL.queryForObject("SELECT count(*) FROM claimguard.verification_audit WHERE request_id LIKE ?",
                 Long.class, burst + "-%")).isEqualTo(BURST);
         assertThat(SQL.queryForObject("SELECT count(*) FROM claimguard.dead_letter WHERE source_ref LIKE ?",
                 Long.class, burst + "-%")).isZero();
-        assertThat(log.list).filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.WARN))
+        assertThat(warnings)
                 .filteredOn(event -> event.getLoggerName().startsWith("org.apache.camel")
                         || event.getLoggerName().startsWith("io.claimguard.intake")
                         || event.getFormattedMessage().contains(burst))

@@ -231,10 +231,14 @@ abstract class ServiceTestSupport {
 
         /** The WARN and ERROR lines so far that hold the text. */
         List<ch.qos.logback.classic.spi.ILoggingEvent> warnings(String text) {
+            return warnings().stream().filter(event -> event.getFormattedMessage().contains(text)).toList();
+        }
+
+        /** The WARN and ERROR lines so far. */
+        List<ch.qos.logback.classic.spi.ILoggingEvent> warnings() {
             synchronized (appender) {
                 return appender.list.stream()
                         .filter(event -> event.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN))
-                        .filter(event -> event.getFormattedMessage().contains(text))
                         .toList();
             }
         }
