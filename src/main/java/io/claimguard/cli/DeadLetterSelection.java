@@ -1,5 +1,6 @@
 package io.claimguard.cli;
 
+import io.claimguard.domain.RejectionReason;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -69,9 +70,15 @@ record DeadLetterSelection(List<Long> ids, List<String> reasonCodes, Instant sin
 
         /**
          * Why it cannot be re-driven from its row, and where its whole bytes are, or null when it can: a row that keeps
-         * only the first bytes of a huge input would send a different, cut input.
+         * only the first bytes of a huge input would send a different, cut input; the row of an inbox entry that was not
+         * a regular file holds nothing, since nothing was read.
          */
         String notWhole() {
+            if (RejectionReason.FILE_TYPE_UNSUPPORTED.code().equals(reasonCode)) {
+                return "it was an inbox entry that is not a regular file (" + reasonCode + "): nothing was read, so there"
+                        + " is nothing to send; the entry is in the inbox's .error/ folder (" + sourceRef + ", or a"
+                        + " numbered name whose .reason file says received_at: " + receivedAt.toInstant() + ")";
+            }
             if (payload != null) {
                 return null;
             }

@@ -52,9 +52,14 @@ public record ClaimGuardProperties(
      *     leader, takes its files; the leader holds a file lock in {@code <inbox>/.claimguard-leader}
      * @param leaderCheckInterval with a shared inbox, how often each instance tries to become the leader; a leader
      *     that stopped renewing its claim for three intervals is taken over
+     * @param maxDeliveryAttempts times a file is taken and fails (other than while the database is unreachable) before
+     *     it is set aside in {@code .error/} as {@code processing_failed}, as the broker does with a JMS message
+     * @param redeliveryDelay how long a file that failed waits before it is taken again; doubles with each failure
+     * @param maxRedeliveryDelay the longest such wait
      */
     public record FileDrop(Path inbox, Path outbox, Duration pollDelay, Duration settleTime, int concurrency,
-            boolean shared, Duration leaderCheckInterval) {
+            boolean shared, Duration leaderCheckInterval, int maxDeliveryAttempts, Duration redeliveryDelay,
+            Duration maxRedeliveryDelay) {
     }
 
     /**

@@ -18,6 +18,11 @@ public enum RejectionReason {
     MESSAGE_TYPE_UNSUPPORTED("message_type.unsupported"),
     /** A JMS TextMessage whose body is not a text the client can decode (its bytes are kept as they came). */
     MESSAGE_BODY_UNDECODABLE("message_body.undecodable"),
+    /**
+     * An inbox entry named like an input that is not a regular file (a symbolic link, a FIFO, a socket, a device, a
+     * directory): set aside without being opened or followed, so that nothing outside the inbox is read through it.
+     */
+    FILE_TYPE_UNSUPPORTED("file_type.unsupported"),
     /** Not a rejection: an acceptable envelope whose processing failed in a way retries could not cure. */
     PROCESSING_FAILED("processing_failed");
 

@@ -17,6 +17,7 @@ public final class InputExchange {
     private static final String AUDIT_ID = "claimguardAuditId";
     private static final String SIGNED_RESULT = "claimguardSignedResult";
     private static final String INTAKE_SENDS_RESULT = "claimguardIntakeSendsResult";
+    private static final String FORWARDED_BEFORE_ID = "claimguardForwardedBefore";
 
     /** Rejected as not an acceptable envelope: to be recorded in dead_letter, never audited. */
     public static final Predicate REJECTED = exchange -> outcome(exchange) == Outcome.REJECTED;
@@ -34,6 +35,14 @@ public final class InputExchange {
      * the pipeline leaves the result in the body instead of forwarding it.
      */
     public static final Predicate RESULT_SENT_BY_INTAKE = exchange -> exchange.getProperty(INTAKE_SENDS_RESULT) != null;
+    /**
+     * The intake forwarded this input's result before, with the audit_id it has now (an earlier attempt of the same
+     * file, which failed in a later step): it is not sent again.
+     */
+    public static final Predicate FORWARDED_BEFORE = exchange -> {
+        Object before = exchange.getProperty(FORWARDED_BEFORE_ID);
+        return before != null && before.equals(exchange.getProperty(AUDIT_ID));
+    };
 
     private InputExchange() {
     }
@@ -46,6 +55,11 @@ public final class InputExchange {
     /** Said by an intake that sends results in its own transaction, before {@link Pipeline#VERIFY}. */
     public static void resultSentByIntake(Exchange exchange) {
         exchange.setProperty(INTAKE_SENDS_RESULT, Boolean.TRUE);
+    }
+
+    /** Said by an intake whose earlier attempt at the same input forwarded the result of this audit row. */
+    public static void forwardedBefore(Exchange exchange, long auditId) {
+        exchange.setProperty(FORWARDED_BEFORE_ID, auditId);
     }
 
     public static ReceivedInput input(Exchange exchange) {

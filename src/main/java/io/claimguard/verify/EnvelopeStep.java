@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads, projects, guards and judges one input (under the configured policy) with the domain core: it is accepted with its verification, or rejected. An
- * input its intake rejected already (a JMS message of a type that holds no envelope) is not read; one its intake held
- * only in part (a huge file) is rejected as too large by its size.
+ * input its intake set aside already (a JMS message of a type that holds no envelope, an inbox entry that is not a
+ * regular file, a file that failed too often) is not read; one its intake held only in part (a huge file) is rejected
+ * as too large by its size.
  */
 final class EnvelopeStep implements Processor {
 
@@ -31,7 +32,7 @@ final class EnvelopeStep implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        if (InputExchange.REJECTED.matches(exchange)) {
+        if (InputExchange.SET_ASIDE.matches(exchange)) {
             return;
         }
         ReceivedInput input = InputExchange.input(exchange);

@@ -22,8 +22,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The one processing path every intake feeds. {@code verify-steps} reads, projects and guards the input, then either
- * records a rejected input in dead_letter, or commits the audit rows of an accepted one, signs its effective result
- * and forwards it (unless the intake sends it in its own transaction, as a JMS batch does); its failing steps are retried by
+ * records a rejected input in dead_letter (or one its intake set aside already, unread), or commits the audit rows of an
+ * accepted one, signs its effective result and forwards it (unless the intake sends it in its own transaction, as a JMS
+ * batch does, or forwarded it in an earlier attempt, as a retried file may have); its failing steps are retried by
  * {@link RetryPolicy}. {@code verify} decides what a failure that outlasted
  * those retries means for the input:
  * <ul>
@@ -71,13 +72,14 @@ public class VerificationRoute extends RouteBuilder {
                 .routeConfigurationId(RetryPolicy.ID)
                 .process(envelopeStep)
                 .choice()
-                    .when(InputExchange.REJECTED)
+                    .when(InputExchange.SET_ASIDE)
                         .to(Pipeline.DEAD_LETTER)
                     .otherwise()
                         .to(Pipeline.AUDIT)
                         .process(observer::audited)
                         .to(Pipeline.SIGN)
-                        .filter(PredicateBuilder.not(InputExchange.RESULT_SENT_BY_INTAKE))
+                        .filter(PredicateBuilder.not(PredicateBuilder.or(InputExchange.RESULT_SENT_BY_INTAKE,
+                                InputExchange.FORWARDED_BEFORE)))
                             .to(Pipeline.FORWARD)
                         .end()
                 .end();

@@ -11,7 +11,9 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -146,16 +148,59 @@ class FileDropIT extends ServiceTestSupport {
     @DisplayName("Scenario: Files that do not end in .json, or whose name starts with a dot, are left alone")
     void otherFilesAreLeftAlone() throws IOException {
         String requestId = uniqueId("file-ignored");
-        Path ignored = dropFile(requestId + ".txt", utf8(gatekeeperFailedV2(requestId)));
-        Path hidden = dropFile("." + requestId + ".json", utf8(gatekeeperFailedV2(requestId)));
-        String marker = uniqueId("file-after-ignored");
-        dropFile(marker + ".json", utf8(gatekeeperFailedV2(marker)));
+        try (LogCapture log = new LogCapture()) {
+            Path ignored = dropFile(requestId + ".txt", utf8(gatekeeperFailedV2(requestId)));
+            Path hidden = dropFile("." + requestId + ".json", utf8(gatekeeperFailedV2(requestId)));
+            // there for longer than the settle time already: named at the next poll
+            FileTime past = FileTime.from(Instant.now().minusSeconds(10));
+            Files.setLastModifiedTime(ignored, past);
+            Files.setLastModifiedTime(hidden, past);
+            String marker = uniqueId("file-after-ignored");
+            dropFile(marker + ".json", utf8(gatekeeperFailedV2(marker)));
 
-        awaitAuditRow(marker);
-        assertThat(Files.exists(ignored)).isTrue();
-        assertThat(Files.exists(hidden)).isTrue();
-        assertThat(auditRows(requestId)).isEmpty();
-        Files.delete(ignored);
-        Files.delete(hidden);
+            awaitAuditRow(marker);
+            await().atMost(PATIENCE).until(() -> Files.exists(done(marker + ".json")));
+            await().atMost(PATIENCE).until(() -> waitingInStatus() == 0);
+            // polled every 200 ms meanwhile: each named once, however often the inbox is listed
+            await().atMost(PATIENCE).during(Duration.ofMillis(1500)).until(() ->
+                    log.warnings(requestId + ".txt is left alone").size() == 1
+                            && log.warnings("." + requestId + ".json is left alone").size() == 1);
+            assertThat(Files.exists(ignored)).isTrue();
+            assertThat(Files.exists(hidden)).isTrue();
+            assertThat(auditRows(requestId)).isEmpty();
+            assertThat(waitingInStatus()).isZero();
+            Files.delete(ignored);
+            Files.delete(hidden);
+        }
+    }
+
+    @Test
+    @DisplayName("Scenario: The result of a request id starting with dots is written under a name that is not hidden")
+    void aRequestIdStartingWithDotsGetsAnOutboxNameThatIsNotHidden() throws IOException {
+        String id = uniqueId("dotted");
+        String oneDot = "." + id;
+        String twoDots = ".." + id;
+        dropFile("one-" + id + ".json", utf8(gatekeeperFailedV2(oneDot)));
+        dropFile("two-" + id + ".json", utf8(gatekeeperFailedV2(twoDots)));
+
+        long oneDotId = ((Number) awaitAuditRow(oneDot).get("id")).longValue();
+        long twoDotsId = ((Number) awaitAuditRow(twoDots).get("id")).longValue();
+        Path oneDotResult = OUTBOX.resolve("%2E" + id + "." + oneDotId + ".json");
+        Path twoDotsResult = OUTBOX.resolve("%2E." + id + "." + twoDotsId + ".json");
+        await().atMost(PATIENCE).until(() -> Files.exists(oneDotResult) && Files.exists(twoDotsResult)
+                && Files.exists(done("two-" + id + ".json")));
+        assertThat(Path.of(oneDotResult + ".sig")).exists();
+        assertThat(Path.of(twoDotsResult + ".sig")).exists();
+        assertThat(JSON.readTree(Files.readString(twoDotsResult)).get("request_id").stringValue()).isEqualTo(twoDots);
+        try (Stream<Path> outbox = Files.list(OUTBOX)) {
+            assertThat(outbox.map(path -> path.getFileName().toString()).filter(name -> name.contains(id)))
+                    .containsExactlyInAnyOrder(oneDotResult.getFileName().toString(), oneDotResult.getFileName() + ".sig",
+                            twoDotsResult.getFileName().toString(), twoDotsResult.getFileName() + ".sig");
+        }
+    }
+
+    /** The inputs waiting in the inbox as the status endpoint counts them. */
+    private long waitingInStatus() {
+        return JSON.readTree(management("/actuator/claimguard").body()).at("/inbox/files").asLong(-1);
     }
 }

@@ -4,6 +4,7 @@ import static io.claimguard.testkit.Envelopes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.claimguard.domain.OutboxName;
 import io.claimguard.testkit.Envelopes;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -75,9 +76,10 @@ class HostileValuesIT extends ServiceTestSupport {
                     Long.class, name)).as(name).isEqualTo(1);
         }
         long dotsAuditId = ((Number) awaitAuditRow(dots).get("id")).longValue();
-        Path dotsResult = OUTBOX.resolve(dots + "." + dotsAuditId + ".json");
+        Path dotsResult = OUTBOX.resolve(OutboxName.of(dots, dotsAuditId));
         await().atMost(PATIENCE).until(() -> Files.exists(dotsResult));
         assertThat(dotsResult.toRealPath().getParent()).isEqualTo(OUTBOX.toRealPath());
+        assertThat(dotsResult.getFileName().toString()).startsWith("%2E.");
 
         try (Stream<Path> everything = Files.walk(WORK)) {
             assertThat(everything.map(WORK::relativize).map(Path::toString))

@@ -174,6 +174,23 @@ class RedriveIT extends ServiceTestSupport {
     }
 
     @Test
+    @DisplayName("Scenario: The dead letter of an inbox entry that was not a regular file is not re-driven")
+    void theDeadLetterOfAnEntryThatWasNotARegularFileIsNotRedriven() throws Exception {
+        String fifo = uniqueId("redrive-fifo") + ".json";
+        java.nio.file.Files.createDirectories(INBOX);
+        Process mkfifo = new ProcessBuilder("mkfifo", INBOX.resolve(fifo).toString()).redirectErrorStream(true).start();
+        assertThat(mkfifo.waitFor()).isZero();
+        long deadLetterId = ((Number) awaitDeadLetter(fifo).get("id")).longValue();
+
+        CliRun run = CliRun.against("redrive", "--id", String.valueOf(deadLetterId));
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(run.lines()).singleElement().asString().startsWith("dead_letter " + deadLetterId + " -> not re-driven: it"
+                + " was an inbox entry that is not a regular file (file_type.unsupported): nothing was read, so there is"
+                + " nothing to send; the entry is in the inbox's .error/ folder (" + fifo);
+        assertThat(redrivenDeadLetters(deadLetterId)).isEmpty();
+    }
+
+    @Test
     @DisplayName("Scenario: Nothing selected is said, and is no error")
     void nothingSelected() {
         CliRun run = CliRun.against("redrive", "--id", "987654321987");

@@ -70,6 +70,8 @@ abstract class ServiceTestSupport {
     static final String OUTPUT_QUEUE = "it.verifier.effective";
     static final String DEAD_LETTER_QUEUE = "it.verifier.results.DLQ";
     static final Duration PATIENCE = Duration.ofSeconds(30);
+    /** {@code claimguard.file.max-delivery-attempts} of the test service. */
+    static final int FILE_ATTEMPTS = 4;
     static final int BROKER_PORT = FreePort.onLoopback();
     static final String INSTANCE_ID = "it-instance-1";
     /** The test logins as the service writes its credentials file, for the command-line tools (outside {@link #WORK}). */
@@ -122,6 +124,10 @@ abstract class ServiceTestSupport {
         registry.add("claimguard.file.outbox", OUTBOX::toString);
         registry.add("claimguard.file.poll-delay", () -> "200ms");
         registry.add("claimguard.file.settle-time", () -> "500ms");
+        // a file that fails waits 100, 200, 400, 400 ms, and is set aside after its fourth failure
+        registry.add("claimguard.file.redelivery-delay", () -> "100ms");
+        registry.add("claimguard.file.max-redelivery-delay", () -> "400ms");
+        registry.add("claimguard.file.max-delivery-attempts", () -> String.valueOf(FILE_ATTEMPTS));
         registry.add("claimguard.broker.data-directory", () -> WORK.resolve("artemis").toString());
         registry.add("claimguard.broker.acceptor-url", () -> "tcp://127.0.0.1:" + BROKER_PORT);
         registry.add("claimguard.jms.input-queue", () -> INPUT_QUEUE);
@@ -174,15 +180,72 @@ abstract class ServiceTestSupport {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
-    /** Drops a file the way writers should: written under a temporary name, then renamed. */
+    /** Drops a file the way writers should: written under a temporary (hidden) name, then renamed. */
     static Path dropFile(String name, byte[] content) {
         try {
             Files.createDirectories(INBOX);
-            Path temporary = INBOX.resolve(name + ".tmp");
+            Path temporary = INBOX.resolve("." + UUID.randomUUID() + ".tmp");
             Files.write(temporary, content);
             return Files.move(temporary, INBOX.resolve(name), StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Drops a file whose name is these bytes, which Java cannot name itself when they are not valid UTF-8: written under
+     * a hidden temporary name, then renamed by the shell.
+     */
+    static void dropFileWithRawName(byte[] name, byte[] content) {
+        try {
+            Files.createDirectories(INBOX);
+            Path temporary = Files.write(INBOX.resolve("." + UUID.randomUUID() + ".tmp"), content);
+            StringBuilder octal = new StringBuilder();
+            for (byte b : name) {
+                octal.append(String.format("\\%03o", b & 0xff));
+            }
+            Process mv = new ProcessBuilder("/bin/sh", "-c", "mv -- \"$0\" \"$1/$(printf \"$2\")\"",
+                    temporary.toString(), INBOX.toString(), octal.toString()).redirectErrorStream(true).start();
+            String output = new String(mv.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(mv.waitFor()).as("mv: " + output).isZero();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** WARN lines (and worse) logged while it is open, by any logger: close it to stop listening. */
+    static final class LogCapture implements AutoCloseable {
+
+        private final ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
+                new ch.qos.logback.core.read.ListAppender<>();
+        private final ch.qos.logback.classic.Logger root =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+
+        LogCapture() {
+            appender.start();
+            root.addAppender(appender);
+        }
+
+        /** The WARN and ERROR lines so far that hold the text. */
+        List<ch.qos.logback.classic.spi.ILoggingEvent> warnings(String text) {
+            return warnings().stream().filter(event -> event.getFormattedMessage().contains(text)).toList();
+        }
+
+        /** The WARN and ERROR lines so far. */
+        List<ch.qos.logback.classic.spi.ILoggingEvent> warnings() {
+            synchronized (appender) {
+                return appender.list.stream()
+                        .filter(event -> event.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN))
+                        .toList();
+            }
+        }
+
+        @Override
+        public void close() {
+            root.detachAppender(appender);
         }
     }
 
@@ -284,6 +347,18 @@ abstract class ServiceTestSupport {
      */
     Message receiveResult(String requestId) {
         return jms(BrokerRole.CONSUMER).receiveSelected(OUTPUT_QUEUE, "ClaimGuardRequestId = '" + requestId + "'");
+    }
+
+    /** How many results for this request id are on the output queue, browsed as a consumer. */
+    long resultsOnOutputQueue(String requestId) {
+        return jms(BrokerRole.CONSUMER).browseSelected(OUTPUT_QUEUE, "ClaimGuardRequestId = '" + requestId + "'",
+                (session, browser) -> {
+                    long count = 0;
+                    for (Enumeration<?> messages = browser.getEnumeration(); messages.hasMoreElements(); messages.nextElement()) {
+                        count++;
+                    }
+                    return count;
+                });
     }
 
     /** A message from the dead-letter queue, read while its session is open (large messages stream). */

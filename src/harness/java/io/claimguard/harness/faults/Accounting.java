@@ -1,5 +1,6 @@
 package io.claimguard.harness.faults;
 
+import io.claimguard.domain.OutboxName;
 import io.claimguard.intake.KafkaIntakeRoute;
 import io.claimguard.pipeline.ResultProperties;
 import io.claimguard.testkit.HarnessInput.Channel;
@@ -201,8 +202,9 @@ final class Accounting {
                 for (HarnessInput copy : copies) {
                     if (copy.channel() == Channel.FILE) {
                         expectMovedFile(copy, done, ".done/");
-                        if (!outboxFiles.contains(copy.requestId() + "." + row.id() + ".json")) {
-                            problem(copy.tag() + ": no outbox file " + copy.requestId() + "." + row.id() + ".json");
+                        String result = OutboxName.of(copy.requestId(), row.id());
+                        if (!outboxFiles.contains(result)) {
+                            problem(copy.tag() + ": no outbox file " + result);
                         }
                     }
                 }

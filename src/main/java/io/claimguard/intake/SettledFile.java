@@ -1,15 +1,11 @@
 package io.claimguard.intake;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.time.Clock;
 import java.time.Duration;
-import org.apache.camel.component.file.GenericFile;
-import org.apache.camel.component.file.GenericFileFilter;
+import java.time.Instant;
 
 /**
- * Which inbox files may be read now. A file is settled when it has been unchanged for the settle time, or at once
- * when its bytes are a complete JSON object or array: what a writer that renames {@code name.tmp} to
+ * Which inbox files may be read as inputs now. A file is settled when it has been unchanged for the settle time, or at
+ * once when its bytes are a complete JSON object or array: what a writer that renames {@code name.tmp} to
  * {@code name.json} always hands over, and what a file still being written is not (its outer object is not closed
  * yet). So a renamed file is read at its first sight, and only a file that is not (yet) a complete object or array
  * waits for the settle time: one still being written, and bad inputs, which are then read and rejected.
@@ -17,33 +13,25 @@ import org.apache.camel.component.file.GenericFileFilter;
  * <p>Written here because Camel's read locks decide on size and modification time alone, and so make every file
  * wait ({@code changed} with a minimum age) or none ({@code none}).
  */
-final class SettledFileFilter implements GenericFileFilter<java.io.File> {
+final class SettledFile {
 
     private final Duration settleTime;
     private final long maxBytes;
-    private final Clock clock;
 
     /** @param maxBytes a file larger than this is read at once: it is rejected as too large, complete or not */
-    SettledFileFilter(Duration settleTime, long maxBytes, Clock clock) {
+    SettledFile(Duration settleTime, long maxBytes) {
         this.settleTime = settleTime;
         this.maxBytes = maxBytes;
-        this.clock = clock;
     }
 
-    @Override
-    public boolean accept(GenericFile<java.io.File> file) {
-        if (file.isDirectory()) {
-            return true;
-        }
-        if (clock.millis() - file.getLastModified() >= settleTime.toMillis() || file.getFileLength() > maxBytes) {
-            return true;
-        }
-        try {
-            return complete(Files.readAllBytes(file.getFile().toPath()));
-        } catch (IOException e) {
-            // gone or unreadable now: looked at again at the next poll
-            return false;
-        }
+    /** Whether a file as large as {@code size}, last changed at {@code modified}, may be read now. */
+    boolean settledBySize(long size, Instant modified, Instant now) {
+        return size > maxBytes || Duration.between(modified, now).compareTo(settleTime) >= 0;
+    }
+
+    /** Whether a file that is not settled by its size or age holds what may be read at once: a complete object. */
+    boolean settled(long size, Instant modified, Instant now, byte[] bytes) {
+        return settledBySize(size, modified, now) || complete(bytes);
     }
 
     /**
