@@ -4,6 +4,10 @@ import io.claimguard.domain.Backoff;
 import io.claimguard.domain.InboxName;
 import io.claimguard.pipeline.Failures;
 import java.time.Instant;
+import org.apache.activemq.artemis.api.core.ActiveMQConnectionTimedOutException;
+import org.apache.activemq.artemis.api.core.ActiveMQDisconnectedException;
+import org.apache.activemq.artemis.api.core.ActiveMQNotConnectedException;
+import org.apache.activemq.artemis.api.core.ActiveMQUnBlockedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * not taken again before its back-off has passed, {@code claimguard.file.redelivery-delay} doubling up to
  * {@code max-redelivery-delay}, the broker's rule for a JMS message. After {@code max-delivery-attempts} failures it is
  * taken once more only to be set aside in {@code .error/} as {@code processing_failed}. A failure because the database
- * is unreachable does not count: the file waits, as every input does during an outage. Each failure is one log line;
+ * or the broker is unreachable does not count: the file waits, as every input does during an outage. Each failure is one log line;
  * one beyond the last attempt (setting it aside failed too) only the first time.
  */
 final class FileRetryPolicy {
@@ -39,9 +43,9 @@ final class FileRetryPolicy {
     void failed(InboxFile file, Throwable failure, Instant now) {
         String name = InboxName.oneLine(file.text());
         String cause = Failures.describe(failure);
-        if (Failures.isOutage(failure)) {
+        if (Failures.isOutage(failure) || isBrokerOutage(failure)) {
             file.attempts().notBefore(now.plus(backoff.first()));
-            LOG.warn("file input {} waits for the database: {}", name, cause);
+            LOG.warn("file input {} waits for the {}: {}", name, Failures.isOutage(failure) ? "database" : "broker", cause);
             return;
         }
         int failures = file.attempts().failed(cause, now, backoff, maxAttempts);
@@ -57,6 +61,21 @@ final class FileRetryPolicy {
         } else {
             LOG.debug("file input {} still cannot be set aside ({} failures): {}", name, failures, cause);
         }
+    }
+
+    /**
+     * The broker cannot be reached, the connection to it is gone, or it stopped answering: Artemis' own words for those
+     * (also inside a JMS or Spring JMS exception). A failure the broker gives for a reason of its own (a refused login or
+     * permission, a full address) is not one: it would fail again however long the file waited.
+     */
+    static boolean isBrokerOutage(Throwable failure) {
+        for (Throwable cause : Failures.causes(failure)) {
+            if (cause instanceof ActiveMQNotConnectedException || cause instanceof ActiveMQConnectionTimedOutException
+                    || cause instanceof ActiveMQDisconnectedException || cause instanceof ActiveMQUnBlockedException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

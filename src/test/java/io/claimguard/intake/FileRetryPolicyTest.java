@@ -3,14 +3,19 @@ package io.claimguard.intake;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.claimguard.domain.Backoff;
+import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.time.Instant;
+import org.apache.activemq.artemis.api.core.ActiveMQNotConnectedException;
+import org.apache.activemq.artemis.api.core.ActiveMQSecurityException;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.jms.UncategorizedJmsException;
 
 class FileRetryPolicyTest {
 
@@ -56,5 +61,23 @@ class FileRetryPolicyTest {
         assertThat(policy.exhausted(file.attempts())).isFalse();
         assertThat(file.attempts().dueBy(NOW.plusMillis(99))).isFalse();
         assertThat(file.attempts().dueBy(NOW.plusMillis(100))).isTrue();
+    }
+
+    @Test
+    @DisplayName("Scenario: A failure while the broker is unreachable does not count as an attempt")
+    void aBrokerOutageDoesNotCount() {
+        JMSException notConnected = new JMSException("cannot send the results");
+        notConnected.initCause(new ActiveMQNotConnectedException("AMQ219007: Cannot connect to server(s)"));
+        for (int i = 0; i < 2 * ATTEMPTS; i++) {
+            policy.failed(file, new UncategorizedJmsException(notConnected), NOW);
+        }
+        assertThat(file.attempts().failures()).isZero();
+        assertThat(file.attempts().dueBy(NOW.plusMillis(99))).isFalse();
+        assertThat(file.attempts().dueBy(NOW.plusMillis(100))).isTrue();
+
+        JMSSecurityException refused = new JMSSecurityException("AMQ229032: User: producer does not have permission='SEND'");
+        refused.initCause(new ActiveMQSecurityException("AMQ229032"));
+        policy.failed(file, new UncategorizedJmsException(refused), NOW);
+        assertThat(file.attempts().failures()).as("a refusal of the broker's own counts").isEqualTo(1);
     }
 }
