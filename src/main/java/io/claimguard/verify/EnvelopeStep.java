@@ -2,6 +2,7 @@ package io.claimguard.verify;
 
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.domain.EnvelopeRejectedException;
+import io.claimguard.domain.LogValue;
 import io.claimguard.domain.Policy;
 import io.claimguard.domain.Verification;
 import io.claimguard.pipeline.DeadLetter;
@@ -45,8 +46,8 @@ final class EnvelopeStep implements Processor {
             }
             InputExchange.accept(exchange, Verification.of(reader.read(input.payload()), policy));
         } catch (EnvelopeRejectedException rejection) {
-            LOG.warn("rejected {} input {} ({} bytes): {}", input.source().label(), input.sourceRef(),
-                    input.size(), rejection.describe());
+            LOG.warn("rejected {} input {} ({} bytes): {}", input.source().label(), LogValue.of(input.sourceRef()),
+                    input.size(), LogValue.text(rejection.describe()));
             InputExchange.reject(exchange, new DeadLetter(rejection.reason(), rejection.getMessage()));
         }
     }
