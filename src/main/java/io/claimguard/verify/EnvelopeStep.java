@@ -41,7 +41,7 @@ final class EnvelopeStep implements Processor {
             if (input.partial() != null) {
                 // held only in part, being over the size limit: its size decides, before anything is decoded
                 reader.checkSize(input.size());
-                throw new IllegalStateException(input.source().label() + " input " + input.sourceRef() + " of "
+                throw new IllegalStateException(input.source().label() + " input " + LogValue.of(input.sourceRef()) + " of "
                         + input.size() + " bytes was held only in part although it is within the size limit");
             }
             InputExchange.accept(exchange, Verification.of(reader.read(input.payload()), policy));

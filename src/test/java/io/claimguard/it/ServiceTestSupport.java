@@ -221,7 +221,7 @@ abstract class ServiceTestSupport {
         }
     }
 
-    /** WARN lines (and worse) logged while it is open, by any logger: close it to stop listening. */
+    /** Lines logged while it is open, by any logger (WARN and worse, or all): close it to stop listening. */
     static final class LogCapture implements AutoCloseable {
 
         private final ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
@@ -232,6 +232,13 @@ abstract class ServiceTestSupport {
         LogCapture() {
             appender.start();
             root.addAppender(appender);
+        }
+
+        /** The lines so far, of any level, that hold the text. */
+        List<ch.qos.logback.classic.spi.ILoggingEvent> lines(String text) {
+            synchronized (appender) {
+                return appender.list.stream().filter(event -> event.getFormattedMessage().contains(text)).toList();
+            }
         }
 
         /** The WARN and ERROR lines so far that hold the text. */
