@@ -29,7 +29,7 @@ class LogValueTest {
     }
 
     @Test
-    @DisplayName("Scenario: A value from input is escaped in every log line")
+    @DisplayName("A value that could pass for another field is quoted; other text is kept as it is")
     void aValueThatCouldPassForAnotherFieldIsQuoted() {
         assertThat(LogValue.of("line.json verdict=PASS")).isEqualTo("\"line.json verdict=PASS\"");
         assertThat(LogValue.of("a=b")).isEqualTo("\"a=b\"");
@@ -43,7 +43,7 @@ class LogValueTest {
     }
 
     @Test
-    @DisplayName("Scenario: A value from input is escaped in every log line")
+    @DisplayName("A long value is cut at a whole character, with its length")
     void aLongValueIsCutWithItsLength() {
         assertThat(LogValue.of("x".repeat(256))).isEqualTo("x".repeat(256));
         assertThat(LogValue.of("x".repeat(1000))).isEqualTo("x".repeat(256) + "...(1000 chars)");
@@ -57,7 +57,7 @@ class LogValueTest {
     }
 
     @Test
-    @DisplayName("Scenario: A value from input is escaped in every log line")
+    @DisplayName("No escaped value holds a character that ends or hides a line")
     void noEscapedValueHoldsACharacterThatEndsOrHidesALine() {
         StringBuilder every = new StringBuilder();
         for (char c = 0; c < 0x3000; c++) {

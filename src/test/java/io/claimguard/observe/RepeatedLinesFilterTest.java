@@ -72,7 +72,7 @@ class RepeatedLinesFilterTest {
     }
 
     @Test
-    @DisplayName("Scenario: Repeated failures are written up to the bound, then counted in one line per interval")
+    @DisplayName("Each logger and message template has its own bound; INFO lines have none")
     void eachLoggerAndTemplateHasItsOwnBound() {
         for (int i = 0; i < 100; i++) {
             rejections.warn("rejected file input {} (not read): {}", i, "x");
@@ -89,7 +89,7 @@ class RepeatedLinesFilterTest {
     }
 
     @Test
-    @DisplayName("Scenario: Repeated failures are written up to the bound, then counted in one line per interval")
+    @DisplayName("Templates beyond the tracked ones share one count")
     void templatesBeyondTheTrackedOnesShareOneCount() {
         for (int i = 0; i < RepeatedLinesFilter.MAX_TEMPLATES + 500; i++) {
             rejections.warn("a message built from input " + i);
