@@ -404,7 +404,7 @@ class TamperEvidenceIT {
 
     @Test
     @DisplayName("Scenario: A consistency proof from a tree size no checkpoint has names the sizes there are")
-    void aTreeSizeWithoutACheckpointNamesTheSizesThereAre() throws SQLException {
+    void aTreeSizeWithoutACheckpointNamesTheSizesThereAre() throws Exception {
         sealedRows(3);
         checkpoints.checkpointIfMoved().orElseThrow();
         sealedRows(2);
