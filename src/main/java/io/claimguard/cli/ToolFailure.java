@@ -1,6 +1,6 @@
 package io.claimguard.cli;
 
-import io.claimguard.domain.FileProblem;
+import io.claimguard.pipeline.FileProblem;
 import java.sql.SQLException;
 
 /** A tool command could not do its work, for a reason the message states in words an operator can act on. */

@@ -460,7 +460,7 @@ class TamperEvidenceIT {
      */
     private Shell shell(Path folder, List<String> lines) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder("sh", "-euc", String.join("\n", lines)).directory(folder.toFile());
-        builder.environment().put("CLAIMGUARD_JAR", builtJar().toString());
+        builder.environment().put("CLAIMGUARD_JAR", builtJar().toAbsolutePath().toString());
         builder.environment().put("SPRING_DATASOURCE_URL", database.jdbcUrl());
         builder.environment().put("SPRING_DATASOURCE_USERNAME", database.username());
         builder.environment().put("SPRING_DATASOURCE_PASSWORD", database.password());

@@ -1,4 +1,4 @@
-package io.claimguard.domain;
+package io.claimguard.pipeline;
 
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
