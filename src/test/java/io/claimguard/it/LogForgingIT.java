@@ -10,16 +10,19 @@ import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.claimguard.observe.RepeatedLinesFilter;
 import io.claimguard.pipeline.Redrive;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.logging.logback.StructuredLogEncoder;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Values from input that hold line breaks (a file name, a re-drive property, a rejected file's name) as the running
- * service logs them: each line stays one line, rendered as the console writes it, and no text of the input starts a
- * line or passes for a field of its own.
+ * service logs them: each line stays one line, rendered as the console writes it and as an ECS JSON document, and no
+ * text of the input starts a line or passes for a field of its own.
  */
 class LogForgingIT extends ServiceTestSupport {
 
@@ -45,10 +48,15 @@ class LogForgingIT extends ServiceTestSupport {
         assertThat(lines).extracting(ILoggingEvent::getLoggerName).contains("io.claimguard.audit.summary",
                 "io.claimguard.verify.EnvelopeStep", "io.claimguard.intake.JmsIntakeRoute");
         PatternLayout console = consoleLayout();
+        StructuredLogEncoder ecs = ecsEncoder();
         for (ILoggingEvent line : lines) {
             String written = console.doLayout(line);
             assertThat(written.lines()).as(written).hasSize(1);
             assertThat(written).doesNotContain("\r", "\u2028", "\u0085");
+            String document = new String(ecs.encode(line), StandardCharsets.UTF_8);
+            assertThat(document.strip().lines()).as(document).hasSize(1);
+            assertThat(JsonMapper.builder().build().readTree(document).path("message").asString())
+                    .as("the JSON document's message reads as the console line's").isEqualTo(line.getFormattedMessage());
         }
         assertThat(log(lines, "request_id=" + id + "-file ")).contains(" source_ref=\"n\\n" + FORGED)
                 .contains(" verdict=PASS " + id + ".json\" verdict=PASS ")
@@ -73,6 +81,15 @@ class LogForgingIT extends ServiceTestSupport {
     private static String log(List<ILoggingEvent> lines, String text) {
         return lines.stream().map(ILoggingEvent::getFormattedMessage).filter(line -> line.contains(text)).findFirst()
                 .orElseThrow(() -> new AssertionError("no line holds " + text + ": " + lines));
+    }
+
+    /** Spring Boot's ECS JSON document, as the json-logs profile writes it (the running service's Environment). */
+    private static StructuredLogEncoder ecsEncoder() {
+        StructuredLogEncoder encoder = new StructuredLogEncoder();
+        encoder.setFormat("ecs");
+        encoder.setContext((LoggerContext) LoggerFactory.getILoggerFactory());
+        encoder.start();
+        return encoder;
     }
 
     /** Spring Boot's console line: date, level, thread, logger, message, line end. */
