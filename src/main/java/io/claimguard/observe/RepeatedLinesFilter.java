@@ -105,15 +105,18 @@ public final class RepeatedLinesFilter extends TurboFilter {
     void endInterval() {
         long seconds = interval.toSeconds();
         for (Map.Entry<Template, Count> entry : counts.entrySet()) {
-            Count count = counts.remove(entry.getKey());
-            if (count == null) {
-                continue;
-            }
+            Count count = entry.getValue();
             int notWritten;
             Level level;
             synchronized (count) {
                 notWritten = count.notWritten;
                 level = count.level;
+                if (count.written == 0) {
+                    // idle for a whole interval: forgotten, so that the map holds the templates of the last minute only
+                    counts.remove(entry.getKey(), count);
+                }
+                count.written = 0;
+                count.notWritten = 0;
             }
             if (notWritten > 0) {
                 String line = "{} more like this in the last {} s, not written (at most {} a minute per message,"
