@@ -29,7 +29,7 @@ class LogForgingIT extends ServiceTestSupport {
     private static final String FORGED = "2026-12-04T00:00:00.000Z  INFO 1 --- [claimguard] io.claimguard.audit.summary : audited";
 
     @Test
-    @DisplayName("Scenario: A file name and a re-drive property with line breaks make one log line each")
+    @DisplayName("Scenario: A file name, a request id and a re-drive property with line breaks make one log line each")
     void aNameWithALineBreakCannotForgeALine() {
         String id = uniqueId("forge");
         String audited = "n\n" + FORGED + " request_id=" + id + "-fake source_ref=x verdict=PASS " + id + ".json";
@@ -38,8 +38,11 @@ class LogForgingIT extends ServiceTestSupport {
         try (LogCapture log = new LogCapture()) {
             dropFile(audited, utf8(passingV1(id + "-file")));
             dropFile(rejected, utf8("[1]"));
+            // the JSON escape: the request id itself holds the line break
+            dropFile("rid-" + id + ".json", utf8(passingV1(id + "\\n" + FORGED)));
             send(session -> withRedriveOf(session, passingV1(id + "-jms"), "7\n" + FORGED + " verdict=PASS"), id);
             await().atMost(PATIENCE).until(() -> Files.exists(done(audited)) && Files.exists(error(rejected))
+                    && Files.exists(error("rid-" + id + ".json"))
                     && !log.lines("request_id=" + id + "-file ").isEmpty() && !log.lines("request_id=" + id + "-jms ").isEmpty()
                     && !log.lines(Redrive.PROPERTY + " '7").isEmpty());
             lines = java.util.stream.Stream.concat(log.lines(id).stream(), log.lines(Redrive.PROPERTY + " '7").stream()).toList();
@@ -61,7 +64,9 @@ class LogForgingIT extends ServiceTestSupport {
         assertThat(log(lines, "request_id=" + id + "-file ")).contains(" source_ref=\"n\\n" + FORGED)
                 .contains(" verdict=PASS " + id + ".json\" verdict=PASS ")
                 .as("the forged request id is inside the quoted source_ref only").startsWith("audited request_id=" + id + "-file ");
-        assertThat(log(lines, "rejected file input")).contains("\"r\\r\\n" + FORGED);
+        assertThat(log(lines, "rejected file input \"r")).contains("\"r\\r\\n" + FORGED);
+        assertThat(log(lines, "rid-" + id)).as("a request id with a line break is rejected, on one line")
+                .startsWith("rejected file input rid-" + id + ".json (").contains("request_id.invalid");
         assertThat(log(lines, Redrive.PROPERTY)).contains("'7\\n" + FORGED + " verdict=PASS'");
         assertThat(((LoggerContext) LoggerFactory.getILoggerFactory()).getTurboFilterList())
                 .as("the bound is on, as configured").filteredOn(RepeatedLinesFilter.class::isInstance).singleElement()
