@@ -46,6 +46,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class TamperEvidenceIT {
 
+    private static final Path INTEGRITY_PAGE = Path.of("docs/integrity.md");
     private static final Instant NOON = Instant.parse("2026-12-04T12:00:00.250Z");
 
     @TempDir
@@ -418,9 +419,9 @@ class TamperEvidenceIT {
     }
 
     @Test
-    @DisplayName("Scenario: The README's key, chain and receipt examples run as written")
-    void theReadmeExamplesRunAsWritten() throws Exception {
-        List<String> checkpointsBlock = readmeBashBlock("bin/claimguard keygen");
+    @DisplayName("Scenario: The documented key, chain and receipt examples run as written")
+    void theDocumentedExamplesRunAsWritten() throws Exception {
+        List<String> checkpointsBlock = documentedBashBlock("bin/claimguard keygen");
         int service = indexOf(checkpointsBlock, "java -jar");
         Path folder = Files.createDirectories(work.resolve("walk-through"));
         Files.createDirectories(folder.resolve("bin"));
@@ -428,7 +429,7 @@ class TamperEvidenceIT {
 
         Shell before = shell(folder, checkpointsBlock.subList(0, service));
         assertThat(before.exitCode()).as(before.toString()).isZero();
-        // the service's part: three inputs sealed and a checkpoint signed, then two more, as the README's output shows
+        // the service's part: three inputs sealed and a checkpoint signed, then two more, as the page's output shows
         checkpointDirectory = folder.resolve("data/checkpoints");
         checkpoints = writerWith(Ed25519Keys.readSigningKey(folder.resolve("data/keys/checkpoint.key")));
         sealedRows(3);
@@ -436,7 +437,7 @@ class TamperEvidenceIT {
         sealedRows(2);
         checkpoints.checkpointIfMoved().orElseThrow();
         List<String> after = new ArrayList<>(checkpointsBlock.subList(service + 1, checkpointsBlock.size()));
-        after.addAll(readmeBashBlock("bin/claimguard prove"));
+        after.addAll(documentedBashBlock("bin/claimguard prove"));
 
         Shell walkThrough = shell(folder, after);
 
@@ -446,7 +447,7 @@ class TamperEvidenceIT {
                 .anyMatch(line -> line.startsWith("receipt holds: audit_id 2 (request id "))
                 .anyMatch(line -> line.matches("receipt holds: the chain signed at .* \\(5 seals\\) extends the one signed at"
                         + " .* \\(3 seals\\) unchanged"));
-        assertThat(auditIds.get(1)).as("the README proves audit_id 2: the second row of a fresh database").isEqualTo(2);
+        assertThat(auditIds.get(1)).as("the page proves audit_id 2: the second row of a fresh database").isEqualTo(2);
     }
 
     // ---- helpers
@@ -492,9 +493,9 @@ class TamperEvidenceIT {
         }
     }
 
-    /** The lines of the README's first bash block holding the text: its commands, as written. */
-    private static List<String> readmeBashBlock(String holding) throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
+    /** The lines of docs/integrity.md's first bash block holding the text: its commands, as written. */
+    private static List<String> documentedBashBlock(String holding) throws IOException {
+        String readme = Files.readString(INTEGRITY_PAGE);
         java.util.regex.Matcher blocks = java.util.regex.Pattern.compile("```bash\n(.*?)```", java.util.regex.Pattern.DOTALL)
                 .matcher(readme);
         while (blocks.find()) {
@@ -502,7 +503,7 @@ class TamperEvidenceIT {
                 return blocks.group(1).lines().toList();
             }
         }
-        throw new AssertionError("README.md has no bash block with " + holding);
+        throw new AssertionError(INTEGRITY_PAGE + " has no bash block with " + holding);
     }
 
     private static int indexOf(List<String> lines, String text) {

@@ -68,7 +68,7 @@ import org.slf4j.LoggerFactory;
  * nothing was lost or duplicated, every promise held and health went DOWN in every outage.
  *
  * <p>{@code ./mvnw -B -Pfaults -DskipTests package} (reduced run), with {@code -Dfaults.args=--full} for the full
- * one, {@code --topology} or {@code --kafka} for the other modes; see README, "Reliability", and
+ * one, {@code --topology} or {@code --kafka} for the other modes; see docs/development.md, "Reliability", and
  * {@link HarnessOptions#USAGE}.
  */
 public final class FaultHarness {
