@@ -2,6 +2,7 @@ package io.claimguard.audit;
 
 import io.claimguard.config.ClaimGuardProperties;
 import io.claimguard.domain.EffectiveResult;
+import io.claimguard.domain.LogValue;
 import io.claimguard.domain.Verification;
 import io.claimguard.pipeline.Failures;
 import io.claimguard.pipeline.GroupCommit;
@@ -77,7 +78,8 @@ public class AuditWriter implements DisposableBean {
         }
         if (outcome.created() && record.redriveOf() != null && outcome.redriveOf() == null) {
             LOG.warn("audit_id {} ({} input {}): {} {} names no dead letter; its row records no re-drive",
-                    outcome.auditId(), record.source(), record.sourceRef(), Redrive.PROPERTY, record.redriveOf());
+                    outcome.auditId(), record.source(), LogValue.of(record.sourceRef()), Redrive.PROPERTY,
+                    LogValue.of(record.redriveOf()));
         }
         InputExchange.audited(exchange, outcome.auditId(), outcome.created());
         exchange.getIn().setBody(EffectiveResult.withAuditId(record.forwardedResultJson(), outcome.auditId()));

@@ -1,5 +1,6 @@
 package io.claimguard.checkpoint;
 
+import io.claimguard.pipeline.FileProblem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -200,7 +201,8 @@ public final class Ed25519Keys {
         try {
             return Files.readString(file, StandardCharsets.US_ASCII);
         } catch (IOException e) {
-            throw new KeyFileException(file, "cannot be read (" + e + ")");
+            String problem = FileProblem.describe(e);
+            throw new KeyFileException(file, "cannot be read: " + (problem != null ? problem : e.getMessage()));
         }
     }
 

@@ -15,6 +15,7 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
@@ -27,6 +28,9 @@ import tools.jackson.databind.json.JsonMapper;
  * cannot hold.
  */
 public final class Receipts {
+
+    /** Tree sizes a failed consistency proof lists at most (the oldest and the newest half). */
+    private static final int SIZES_SHOWN = 20;
 
     private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
     private static final HexFormat HEX = HexFormat.of();
@@ -107,7 +111,8 @@ public final class Receipts {
     public static Receipt.Consistency proveConsistency(Connection connection, long oldSize, List<SignedCheckpoint> checkpoints)
             throws SQLException {
         SignedCheckpoint older = checkpoints.stream().filter(c -> c.checkpoint().treeSize() == oldSize).findFirst()
-                .orElseThrow(() -> new NotProvable("no checkpoint of tree size " + oldSize + " in the checkpoint log", false));
+                .orElseThrow(() -> new NotProvable("no checkpoint of tree size " + oldSize + " in the checkpoint log; "
+                        + treeSizes(checkpoints), false));
         SignedCheckpoint newer = checkpoints.stream().max(Comparator.comparingLong(c -> c.checkpoint().treeSize()))
                 .orElseThrow();
         List<byte[]> leaves = leavesMatching(connection, newer.checkpoint());
@@ -117,6 +122,23 @@ public final class Receipts {
         }
         List<String> proof = MerkleTree.consistencyProof(leaves, oldSize).stream().map(Receipts::base64).toList();
         return new Receipt.Consistency(Receipt.CONSISTENCY, older.line(), newer.line(), proof);
+    }
+
+    /** The tree sizes there are to prove from (each checkpoint line's third field), so that a wrong one can be corrected. */
+    static String treeSizes(List<SignedCheckpoint> checkpoints) {
+        List<Long> sizes = checkpoints.stream().map(c -> c.checkpoint().treeSize()).distinct().sorted().toList();
+        if (sizes.isEmpty()) {
+            return "the checkpoint log is empty";
+        }
+        String listed = sizes.size() <= SIZES_SHOWN ? joined(sizes)
+                : joined(sizes.subList(0, SIZES_SHOWN / 2)) + ", ..., "
+                        + joined(sizes.subList(sizes.size() - SIZES_SHOWN / 2, sizes.size()));
+        return "its checkpoints have the tree sizes " + listed + " (" + sizes.size() + " in all; the third field of each"
+                + " line)";
+    }
+
+    private static String joined(List<Long> sizes) {
+        return sizes.stream().map(String::valueOf).collect(Collectors.joining(", "));
     }
 
     /** Checks a receipt with the public key alone; returns what it proves, or throws {@link ReceiptBroken} saying why not. */

@@ -1,5 +1,6 @@
 package io.claimguard.cli;
 
+import io.claimguard.pipeline.FileProblem;
 import java.sql.SQLException;
 
 /** A tool command could not do its work, for a reason the message states in words an operator can act on. */
@@ -24,8 +25,9 @@ public class ToolFailure extends RuntimeException {
     private static final String UNDEFINED_TABLE = "42P01";
 
     /**
-     * The failure and its causes as one line: each cause's message once, no class names unless there is no message;
-     * a missing audit table says what that usually means.
+     * The failure and its causes as one line: each cause's message once, no class names unless there is no message; a
+     * file's problem as {@link FileProblem} words it (the folder that does not exist, the permission); a missing audit
+     * table says what that usually means. Every command's failure is printed through here.
      */
     static String describe(Throwable failure) {
         return causes(failure) + (hasCause(failure, UNDEFINED_TABLE)
@@ -47,7 +49,9 @@ public class ToolFailure extends RuntimeException {
         StringBuilder line = new StringBuilder();
         String previous = null;
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            String message = cause.getMessage() == null ? cause.getClass().getSimpleName()
+            String fileProblem = FileProblem.describe(cause);
+            String message = fileProblem != null ? fileProblem
+                    : cause.getMessage() == null ? cause.getClass().getSimpleName()
                     : cause.getMessage().strip().lines().findFirst().orElse("");
             if (previous == null || !previous.contains(message)) {
                 line.append(line.isEmpty() ? "" : ": ").append(message);

@@ -2,6 +2,7 @@ package io.claimguard.deadletter;
 
 import io.claimguard.audit.Text;
 import io.claimguard.config.ClaimGuardProperties;
+import io.claimguard.domain.LogValue;
 import io.claimguard.domain.StoredPayload;
 import io.claimguard.observe.PipelineObserver;
 import io.claimguard.pipeline.DeadLetter;
@@ -101,7 +102,7 @@ public class DeadLetterRoute extends EndpointRouteBuilder {
         if (input.redriveOf() != null && inserted != null && !inserted.isEmpty()
                 && ((Map<?, ?>) inserted.get(0)).get("redrive_of") == null) {
             LOG.warn("dead letter of {} input {}: {} {} names no dead letter; its row records no re-drive",
-                    input.source().label(), input.sourceRef(), Redrive.PROPERTY, input.redriveOf());
+                    input.source().label(), LogValue.of(input.sourceRef()), Redrive.PROPERTY, LogValue.of(input.redriveOf()));
         }
     }
 }

@@ -3,6 +3,7 @@ package io.claimguard.intake;
 import io.claimguard.config.ClaimGuardProperties;
 import io.claimguard.domain.Backoff;
 import io.claimguard.domain.InboxName;
+import io.claimguard.domain.LogValue;
 import io.claimguard.domain.OutboxName;
 import io.claimguard.domain.RejectionReason;
 import io.claimguard.domain.StoredPayload;
@@ -157,7 +158,7 @@ public class FileIntakeRoute extends EndpointRouteBuilder {
                 InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.FILE, file.text(), receivedAt,
                         new byte[0], null, null));
                 DeadLetter rejection = new DeadLetter(RejectionReason.FILE_TYPE_UNSUPPORTED, InboxDirectory.describe(attributes));
-                LOG.warn("rejected file input {} (not read): {}", InboxName.oneLine(file.text()), rejection.describe());
+                LOG.warn("rejected file input {} (not read): {}", LogValue.of(file.text()), LogValue.text(rejection.describe()));
                 InputExchange.reject(exchange, rejection);
                 return;
             }

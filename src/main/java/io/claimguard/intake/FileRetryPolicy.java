@@ -1,7 +1,7 @@
 package io.claimguard.intake;
 
 import io.claimguard.domain.Backoff;
-import io.claimguard.domain.InboxName;
+import io.claimguard.domain.LogValue;
 import io.claimguard.pipeline.Failures;
 import java.time.Instant;
 import org.apache.activemq.artemis.api.core.ActiveMQConnectionTimedOutException;
@@ -41,25 +41,26 @@ final class FileRetryPolicy {
     }
 
     void failed(InboxFile file, Throwable failure, Instant now) {
-        String name = InboxName.oneLine(file.text());
+        String name = LogValue.of(file.text());
         String cause = Failures.describe(failure);
+        String shownCause = LogValue.text(cause);
         if (Failures.isOutage(failure) || isBrokerOutage(failure)) {
             file.attempts().notBefore(now.plus(backoff.first()));
-            LOG.warn("file input {} waits for the {}: {}", name, Failures.isOutage(failure) ? "database" : "broker", cause);
+            LOG.warn("file input {} waits for the {}: {}", name, Failures.isOutage(failure) ? "database" : "broker", shownCause);
             return;
         }
         int failures = file.attempts().failed(cause, now, backoff, maxAttempts);
         if (failures < maxAttempts) {
             LOG.warn("file input {} failed (attempt {} of {}), taken again in {} ms: {}", name, failures, maxAttempts,
-                    backoff.after(failures).toMillis(), cause);
+                    backoff.after(failures).toMillis(), shownCause);
         } else if (failures == maxAttempts) {
             LOG.warn("file input {} failed (attempt {} of {}), set aside in .error/ as processing_failed: {}", name,
-                    failures, maxAttempts, cause);
+                    failures, maxAttempts, shownCause);
         } else if (failures == maxAttempts + 1) {
             LOG.error("file input {} could not be set aside either; tried again every {} ms (further failures at DEBUG): {}",
-                    name, backoff.max().toMillis(), cause);
+                    name, backoff.max().toMillis(), shownCause);
         } else {
-            LOG.debug("file input {} still cannot be set aside ({} failures): {}", name, failures, cause);
+            LOG.debug("file input {} still cannot be set aside ({} failures): {}", name, failures, shownCause);
         }
     }
 

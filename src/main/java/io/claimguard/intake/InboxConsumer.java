@@ -1,6 +1,7 @@
 package io.claimguard.intake;
 
 import io.claimguard.domain.InboxName;
+import io.claimguard.domain.LogValue;
 import io.claimguard.pipeline.FailureStreak;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -165,7 +166,7 @@ final class InboxConsumer extends ScheduledBatchPollingConsumer {
             return;
         }
         saidLeftAlone.add(name);
-        LOG.warn("inbox entry {} is left alone: {}", InboxName.oneLine(text), kind == InboxName.Kind.HIDDEN
+        LOG.warn("inbox entry {} is left alone: {}", LogValue.of(text), kind == InboxName.Kind.HIDDEN
                 ? "its name starts with a dot, as a file still being written does; ClaimGuard takes no hidden file"
                 : "its name does not end in .json");
     }

@@ -1,6 +1,7 @@
 package io.claimguard.intake;
 
 import io.claimguard.config.ClaimGuardProperties;
+import io.claimguard.domain.LogValue;
 import io.claimguard.observe.PipelineObserver;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
@@ -77,14 +78,14 @@ public class JmsIntakeRoute extends RouteBuilder {
         ReceivedInput input = new ReceivedInput(ReceivedInput.Source.JMS, message.sourceRef(), message.receivedAt(),
                 message.payload(), message.redrive().deadLetterId(), message.traceparent());
         if (message.redrive().problem() != null) {
-            LOG.warn("jms input {}: {}; processed as any input, recording no re-drive", input.sourceRef(),
-                    message.redrive().problem());
+            LOG.warn("jms input {}: {}; processed as any input, recording no re-drive", LogValue.of(input.sourceRef()),
+                    LogValue.text(message.redrive().problem()));
         }
         InputExchange.receive(exchange, input);
         InputExchange.resultSentByIntake(exchange);
         if (message.rejection() != null) {
-            LOG.warn("rejected jms input {} ({} bytes): {}", input.sourceRef(), message.rawBody().length,
-                    message.rejection().describe());
+            LOG.warn("rejected jms input {} ({} bytes): {}", LogValue.of(input.sourceRef()), message.rawBody().length,
+                    LogValue.text(message.rejection().describe()));
             InputExchange.reject(exchange, message.rejection());
         }
         // from here on the input lives in the exchange properties, and nothing of the message can leak onto the result

@@ -3,6 +3,7 @@ package io.claimguard.observe;
 import io.claimguard.domain.Finding;
 import io.claimguard.domain.FindingCode;
 import io.claimguard.domain.GuardDecision;
+import io.claimguard.domain.LogValue;
 import io.claimguard.domain.ProjectedClaim;
 import io.claimguard.domain.Verdict;
 import io.claimguard.domain.Verification;
@@ -20,7 +21,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * One INFO line per audited input, with counts and codes only: claims can hold customer data, so no claim
- * text, detail or rationale is logged.
+ * text, detail or rationale is logged. Every value taken from the input (request id, source reference, the labels as
+ * received) is a {@link LogValue}: no input can split the line or add a field to it.
  */
 final class AuditSummaryLog {
 
@@ -40,11 +42,11 @@ final class AuditSummaryLog {
                         + " guard_reasons={} projection_mode={} claims={} critical_claims={} claim_verifications={}"
                         + " facts_checked={} findings={}",
                 InputExchange.outcome(exchange) == Outcome.DUPLICATE ? "duplicate" : "audited",
-                verification.requestId(),
+                LogValue.of(verification.requestId()),
                 InputExchange.auditId(exchange),
-                instanceId,
+                LogValue.of(instanceId),
                 input.source().label(),
-                input.sourceRef(),
+                LogValue.of(input.sourceRef()),
                 guard.effectiveVerdict(),
                 guard.modelVerdict().map(Verdict::name).orElse("invalid"),
                 guard.downgraded(),
@@ -85,7 +87,7 @@ final class AuditSummaryLog {
         String[] labels = new String[claims.size()];
         for (int i = 0; i < labels.length; i++) {
             String label = claims.get(i).verification();
-            labels[i] = label == null ? "absent" : label;
+            labels[i] = label == null ? "absent" : LogValue.of(label);
         }
         return countedInOrder(labels);
     }
@@ -100,7 +102,7 @@ final class AuditSummaryLog {
         for (int i = 0; i < labels.length; i++) {
             JsonNode fact = factsChecked.get(i);
             JsonNode label = fact.path("verification");
-            labels[i] = label.isString() ? label.stringValue() : "absent";
+            labels[i] = label.isString() ? LogValue.of(label.stringValue()) : "absent";
             critical += fact.path("is_critical").asBoolean(false) ? 1 : 0;
         }
         return "{total=" + labels.length + ", critical=" + critical + ", labels=" + countedInOrder(labels) + "}";

@@ -2,6 +2,7 @@ package io.claimguard.verify;
 
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.domain.EnvelopeRejectedException;
+import io.claimguard.domain.LogValue;
 import io.claimguard.domain.Policy;
 import io.claimguard.domain.Verification;
 import io.claimguard.pipeline.DeadLetter;
@@ -40,13 +41,13 @@ final class EnvelopeStep implements Processor {
             if (input.partial() != null) {
                 // held only in part, being over the size limit: its size decides, before anything is decoded
                 reader.checkSize(input.size());
-                throw new IllegalStateException(input.source().label() + " input " + input.sourceRef() + " of "
+                throw new IllegalStateException(input.source().label() + " input " + LogValue.of(input.sourceRef()) + " of "
                         + input.size() + " bytes was held only in part although it is within the size limit");
             }
             InputExchange.accept(exchange, Verification.of(reader.read(input.payload()), policy));
         } catch (EnvelopeRejectedException rejection) {
-            LOG.warn("rejected {} input {} ({} bytes): {}", input.source().label(), input.sourceRef(),
-                    input.size(), rejection.describe());
+            LOG.warn("rejected {} input {} ({} bytes): {}", input.source().label(), LogValue.of(input.sourceRef()),
+                    input.size(), LogValue.text(rejection.describe()));
             InputExchange.reject(exchange, new DeadLetter(rejection.reason(), rejection.getMessage()));
         }
     }

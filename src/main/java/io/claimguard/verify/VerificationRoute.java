@@ -4,6 +4,7 @@ import static io.claimguard.pipeline.Failures.DATABASE_OUTAGE;
 import static io.claimguard.pipeline.InputExchange.BEFORE_AUDIT_COMMIT;
 
 import io.claimguard.domain.EnvelopeReader;
+import io.claimguard.domain.LogValue;
 import io.claimguard.domain.Policy;
 import io.claimguard.domain.RejectionReason;
 import io.claimguard.observe.PipelineObserver;
@@ -92,8 +93,9 @@ public class VerificationRoute extends RouteBuilder {
         String reason = "processing failed after " + attempts + (attempts == 1 ? " attempt: " : " attempts: ")
                 + Failures.describe(failure);
         // the reason names the failure; its stack trace only at DEBUG, so that a burst of poison cannot flood the log
-        LOG.error("dead-lettering {} input {}: {}", input.source().label(), input.sourceRef(), reason);
-        LOG.debug("failure of {} input {}", input.source().label(), input.sourceRef(), failure);
+        LOG.error("dead-lettering {} input {}: {}", input.source().label(), LogValue.of(input.sourceRef()),
+                LogValue.text(reason));
+        LOG.debug("failure of {} input {}", input.source().label(), LogValue.of(input.sourceRef()), failure);
         InputExchange.fail(exchange, new DeadLetter(RejectionReason.PROCESSING_FAILED, reason));
     }
 }

@@ -46,6 +46,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class TamperEvidenceIT {
 
+    private static final Path INTEGRITY_PAGE = Path.of("docs/integrity.md");
     private static final Instant NOON = Instant.parse("2026-12-04T12:00:00.250Z");
 
     @TempDir
@@ -402,7 +403,117 @@ class TamperEvidenceIT {
         assertThat(rewritten.errors()).contains("the chain no longer matches the checkpoint (size 3,");
     }
 
+    @Test
+    @DisplayName("Scenario: A consistency proof from a tree size no checkpoint has names the sizes there are")
+    void aTreeSizeWithoutACheckpointNamesTheSizesThereAre() throws Exception {
+        sealedRows(3);
+        checkpoints.checkpointIfMoved().orElseThrow();
+        sealedRows(2);
+        checkpoints.checkpointIfMoved().orElseThrow();
+
+        Run wrongSize = prove("--consistency-from", "4");
+
+        assertThat(wrongSize.exitCode()).isEqualTo(1);
+        assertThat(wrongSize.errors()).isEqualTo("claimguard prove: no checkpoint of tree size 4 in the checkpoint log; its"
+                + " checkpoints have the tree sizes 3, 5 (2 in all; the third field of each line)\n");
+    }
+
+    @Test
+    @DisplayName("Scenario: The documented key, chain and receipt examples run as written")
+    void theDocumentedExamplesRunAsWritten() throws Exception {
+        List<String> checkpointsBlock = documentedBashBlock("bin/claimguard keygen");
+        int service = indexOf(checkpointsBlock, "java -jar");
+        Path folder = Files.createDirectories(work.resolve("walk-through"));
+        Files.createDirectories(folder.resolve("bin"));
+        Files.createSymbolicLink(folder.resolve("bin/claimguard"), Path.of("bin/claimguard").toAbsolutePath());
+
+        Shell before = shell(folder, checkpointsBlock.subList(0, service));
+        assertThat(before.exitCode()).as(before.toString()).isZero();
+        // the service's part: three inputs sealed and a checkpoint signed, then two more, as the page's output shows
+        checkpointDirectory = folder.resolve("data/checkpoints");
+        checkpoints = writerWith(Ed25519Keys.readSigningKey(folder.resolve("data/keys/checkpoint.key")));
+        sealedRows(3);
+        checkpoints.checkpointIfMoved().orElseThrow();
+        sealedRows(2);
+        checkpoints.checkpointIfMoved().orElseThrow();
+        List<String> after = new ArrayList<>(checkpointsBlock.subList(service + 1, checkpointsBlock.size()));
+        after.addAll(documentedBashBlock("bin/claimguard prove"));
+
+        Shell walkThrough = shell(folder, after);
+
+        assertThat(walkThrough.exitCode()).as(walkThrough.toString()).isZero();
+        assertThat(walkThrough.out().lines().toList()).as(walkThrough.toString())
+                .anyMatch(line -> line.startsWith("checkpoints intact: 2 signed checkpoints verified against the chain"))
+                .anyMatch(line -> line.startsWith("receipt holds: audit_id 2 (request id "))
+                .anyMatch(line -> line.matches("receipt holds: the chain signed at .* \\(5 seals\\) extends the one signed at"
+                        + " .* \\(3 seals\\) unchanged"));
+        assertThat(auditIds.get(1)).as("the page proves audit_id 2: the second row of a fresh database").isEqualTo(2);
+    }
+
     // ---- helpers
+
+    private record Shell(int exitCode, String out, String err) {
+    }
+
+    /**
+     * The lines run by {@code sh -eu} in the folder, as an operator would: the wrapper runs the jar the build packaged,
+     * and the tools reach the test's database through the service's own environment variables.
+     */
+    private Shell shell(Path folder, List<String> lines) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder("sh", "-euc", String.join("\n", lines)).directory(folder.toFile());
+        builder.environment().put("CLAIMGUARD_JAR", builtJar().toAbsolutePath().toString());
+        // a tool runs for a second: the quick compiler alone starts it sooner (the wrapper passes JAVA_OPTS on)
+        builder.environment().put("JAVA_OPTS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
+        builder.environment().put("SPRING_DATASOURCE_URL", database.jdbcUrl());
+        builder.environment().put("SPRING_DATASOURCE_USERNAME", database.username());
+        builder.environment().put("SPRING_DATASOURCE_PASSWORD", database.password());
+        Process process = builder.start();
+        process.getOutputStream().close();
+        java.util.concurrent.CompletableFuture<byte[]> err =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()));
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+        return new Shell(process.exitValue(), out, new String(err.join(), StandardCharsets.UTF_8));
+    }
+
+    private static byte[] readAll(java.io.InputStream stream) {
+        try {
+            return stream.readAllBytes();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The packaged jar (failsafe runs after the package phase). */
+    private static Path builtJar() throws IOException {
+        try (var files = Files.list(Path.of("target"))) {
+            return files.filter(file -> file.getFileName().toString().matches("claimguard-[^-].*\\.jar")
+                    && !file.getFileName().toString().endsWith("-sources.jar")).findFirst()
+                    .orElseThrow(() -> new AssertionError("run 'mvn package' (or verify) first: no target/claimguard-*.jar"));
+        }
+    }
+
+    /** The lines of docs/integrity.md's first bash block holding the text: its commands, as written. */
+    private static List<String> documentedBashBlock(String holding) throws IOException {
+        String readme = Files.readString(INTEGRITY_PAGE);
+        java.util.regex.Matcher blocks = java.util.regex.Pattern.compile("```bash\n(.*?)```", java.util.regex.Pattern.DOTALL)
+                .matcher(readme);
+        while (blocks.find()) {
+            if (blocks.group(1).contains(holding)) {
+                return blocks.group(1).lines().toList();
+            }
+        }
+        throw new AssertionError(INTEGRITY_PAGE + " has no bash block with " + holding);
+    }
+
+    private static int indexOf(List<String> lines, String text) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no line with " + text + " in " + lines);
+    }
 
     private Run prove(String... what) {
         List<String> args = new ArrayList<>(List.of("prove"));

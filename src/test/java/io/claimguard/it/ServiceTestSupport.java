@@ -70,6 +70,9 @@ abstract class ServiceTestSupport {
     static final String OUTPUT_QUEUE = "it.verifier.effective";
     static final String DEAD_LETTER_QUEUE = "it.verifier.results.DLQ";
     static final Duration PATIENCE = Duration.ofSeconds(30);
+    /** {@code claimguard.logging.max-repeats-per-minute} of the test service. */
+    static final int MAX_REPEATS_PER_MINUTE = 100_000;
+
     /** {@code claimguard.file.max-delivery-attempts} of the test service. */
     static final int FILE_ATTEMPTS = 4;
     static final int BROKER_PORT = FreePort.onLoopback();
@@ -141,6 +144,8 @@ abstract class ServiceTestSupport {
         registry.add("claimguard.checkpoint.directory", CHECKPOINTS::toString);
         registry.add("claimguard.checkpoint.period", () -> "500ms");
         registry.add("claimguard.instance-id", () -> INSTANCE_ID);
+        // the tests wait for single WARN lines of many inputs in a minute; the bound itself is RepeatedLinesFilterTest's
+        registry.add("claimguard.logging.max-repeats-per-minute", () -> String.valueOf(MAX_REPEATS_PER_MINUTE));
         registry.add("claimguard.result-signing.generated-key", RESULT_SIGNING_KEY::toString);
         // no message waits in a session's buffer behind a batch a test holds up (BatchedAuditIT locks the audit table)
         registry.add("claimguard.jms.consumer-window-size", () -> "0");
@@ -216,7 +221,7 @@ abstract class ServiceTestSupport {
         }
     }
 
-    /** WARN lines (and worse) logged while it is open, by any logger: close it to stop listening. */
+    /** Lines logged while it is open, by any logger (WARN and worse, or all): close it to stop listening. */
     static final class LogCapture implements AutoCloseable {
 
         private final ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
@@ -227,6 +232,13 @@ abstract class ServiceTestSupport {
         LogCapture() {
             appender.start();
             root.addAppender(appender);
+        }
+
+        /** The lines so far, of any level, that hold the text. */
+        List<ch.qos.logback.classic.spi.ILoggingEvent> lines(String text) {
+            synchronized (appender) {
+                return appender.list.stream().filter(event -> event.getFormattedMessage().contains(text)).toList();
+            }
         }
 
         /** The WARN and ERROR lines so far that hold the text. */

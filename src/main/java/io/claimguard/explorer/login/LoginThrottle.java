@@ -142,7 +142,8 @@ public final class LoginThrottle {
         if (!loggedIn) {
             failures.get(attempt.method()).increment();
         }
-        warnings.forEach(LOG::warn);
+        // one message template for every burst: the names in it come from input, and the log's rate bound counts by template
+        warnings.forEach(warning -> LOG.warn("{}", warning));
     }
 
     /** Keys remembered now, of every kind: never more than {@code max-tracked} of each. */
