@@ -103,6 +103,9 @@ public record ClaimGuardProperties(
      * @param maxDeliveryAttempts how often a record may be handed to processing without its offset being committed (it
      *     failed, or the process ended while it was in hand) before it is dead-lettered as {@code processing_failed};
      *     at least 2, since a record that was in a failed batch beside the one that failed is charged one delivery
+     * @param redeliveryDelay how long a record handed out before waits before it is processed again, doubling with
+     *     each further delivery up to {@code maxRedeliveryDelay} (well below the client's {@code max.poll.interval.ms})
+     * @param maxRedeliveryDelay the longest such wait
      * @param sessionTimeout how long the group waits for an instance that stopped answering (killed, frozen, cut off)
      *     before its partitions go to the others; heartbeats every third of it
      * @param reconnectBackoffMax the longest wait between attempts to reach a broker that does not answer (the wait
@@ -110,7 +113,8 @@ public record ClaimGuardProperties(
      */
     public record Kafka(boolean enabled, String bootstrapServers, String inputTopic, String outputTopic,
             String deadLetterTopic, String groupId, int consumers, int batchSize, Duration batchTimeout,
-            int maxDeliveryAttempts, Duration sessionTimeout, Duration reconnectBackoffMax) {
+            int maxDeliveryAttempts, Duration redeliveryDelay, Duration maxRedeliveryDelay, Duration sessionTimeout,
+            Duration reconnectBackoffMax) {
 
         public Kafka {
             if (enabled && maxDeliveryAttempts < 2) {

@@ -1,6 +1,7 @@
 package io.claimguard.intake;
 
 import io.claimguard.config.ClaimGuardProperties;
+import io.claimguard.domain.Backoff;
 import io.claimguard.domain.RejectionReason;
 import io.claimguard.observe.PipelineObserver;
 import io.claimguard.pipeline.DeadLetter;
@@ -54,6 +55,8 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
     private static final String DELIVERIES = "claimguardKafkaDeliveries";
     /** On a batch: some partition's first record in it was handed out before, so its records go one at a time. */
     private static final String REDELIVERED = "claimguardKafkaRedelivered";
+    /** On a record of a redelivered batch: how long it waits before it is processed, in milliseconds. */
+    private static final String WAIT = "claimguardKafkaWait";
     private static final String COUNT_DELIVERIES = "direct:kafka-intake-deliveries";
     private static final String BATCH = "direct:kafka-intake-batch";
 
@@ -61,10 +64,12 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
     private final int maxRecordBytes;
     private final PipelineObserver observer;
     private final KafkaDeliveries deliveries;
+    private final Backoff redeliveryBackoff;
 
     public KafkaIntakeRoute(ClaimGuardProperties properties, PipelineObserver observer, KafkaDeliveries deliveries) {
         this.kafka = properties.kafka();
         this.deliveries = deliveries;
+        this.redeliveryBackoff = new Backoff(kafka.redeliveryDelay(), kafka.maxRedeliveryDelay());
         // an input over the size limit still goes to the dead-letter topic whole, with room for the reason header
         this.maxRecordBytes = Math.max(1_048_576, 2 * properties.limits().maxBytes());
         this.observer = observer;
@@ -109,6 +114,8 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
                         // process) is the only one counted again, and the records before it are done with
                         .split(body()).stopOnException()
                             .process(this::oneRecordBatch)
+                            // not retried hot: a record handed out before waits, longer with each delivery
+                            .delay(exchangeProperty(WAIT)).syncDelayed()
                             .to(BATCH)
                         .end().endChoice()
                     .otherwise()
@@ -180,6 +187,9 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
             record.setProperty(DELIVERIES, deliveries.delivering(
                     Map.of(partition, message.getHeader(KafkaConstants.OFFSET, Long.class))).get(partition));
         }
+        int count = record.getProperty(DELIVERIES, Integer.class);
+        part.setProperty(WAIT, count == 1 || count > kafka.maxDeliveryAttempts() ? 0L
+                : redeliveryBackoff.after(count - 1).toMillis());
         part.getIn().setBody(List.of(record));
     }
 
