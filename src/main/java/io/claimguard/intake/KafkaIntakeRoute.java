@@ -57,6 +57,7 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
     private static final String REDELIVERED = "claimguardKafkaRedelivered";
     /** On a record of a redelivered batch: how long it waits before it is processed, in milliseconds. */
     private static final String WAIT = "claimguardKafkaWait";
+    private static final Duration REACHABILITY_PERIOD = Duration.ofMinutes(1);
     private static final String COUNT_DELIVERIES = "direct:kafka-intake-deliveries";
     private static final String BATCH = "direct:kafka-intake-batch";
 
@@ -65,11 +66,13 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
     private final PipelineObserver observer;
     private final KafkaDeliveries deliveries;
     private final Backoff redeliveryBackoff;
+    private final KafkaReachability reachability;
 
     public KafkaIntakeRoute(ClaimGuardProperties properties, PipelineObserver observer, KafkaDeliveries deliveries) {
         this.kafka = properties.kafka();
         this.deliveries = deliveries;
         this.redeliveryBackoff = new Backoff(kafka.redeliveryDelay(), kafka.maxRedeliveryDelay());
+        this.reachability = new KafkaReachability(kafka.bootstrapServers());
         // an input over the size limit still goes to the dead-letter topic whole, with room for the reason header
         this.maxRecordBytes = Math.max(1_048_576, 2 * properties.limits().maxBytes());
         this.observer = observer;
@@ -121,6 +124,11 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
                     .otherwise()
                         .to(BATCH)
                 .end();
+
+        // one WARN a minute at most while Kafka cannot be reached, instead of the clients' one per attempt
+        from(timer("kafka-reachability").delay(REACHABILITY_PERIOD.toMillis() / 4).period(REACHABILITY_PERIOD.toMillis()))
+                .routeId("kafka-reachability")
+                .process(exchange -> reachability.check(exchange.getContext()));
 
         from(COUNT_DELIVERIES)
                 .routeId("kafka-intake-deliveries")

@@ -87,8 +87,12 @@ record FaultReport(
     /**
      * @param atProgress share of the backlog's rows committed when the service was killed
      * @param secondsToReady from SIGKILL to readiness 200 of the restarted service
+     * @param secondsToPartitionsMoving Kafka mode: from SIGKILL until every partition with records left had its offset
+     *     committed again (by the restarted instance or another one: the session timeout's takeover); null otherwise,
+     *     or when it did not happen in time
      */
-    record Kill(int number, double atProgress, long killedPid, long restartedPid, double secondsToReady) {
+    record Kill(int number, double atProgress, long killedPid, long restartedPid, double secondsToReady,
+            Double secondsToPartitionsMoving) {
     }
 
     /**
@@ -186,10 +190,13 @@ record FaultReport(
     String markdown() {
         StringBuilder text = new StringBuilder("# ClaimGuard fault harness, " + size + " run, " + startedAt + "\n\n");
         text.append(table()).append('\n');
-        text.append("\n## Kills\n\n| # | at backlog | killed pid | restarted pid | kill to ready |\n|---|---|---|---|---|\n");
+        text.append("\n## Kills\n\n| # | at backlog | killed pid | restarted pid | kill to ready | kill to every partition"
+                + " committing again |\n|---|---|---|---|---|---|\n");
         for (Kill kill : faults.killLog()) {
-            text.append(String.format(Locale.ROOT, "| %d | %.0f%% | %d | %d | %.1f s |%n", kill.number(),
-                    kill.atProgress() * 100, kill.killedPid(), kill.restartedPid(), kill.secondsToReady()));
+            text.append(String.format(Locale.ROOT, "| %d | %.0f%% | %d | %d | %.1f s | %s |%n", kill.number(),
+                    kill.atProgress() * 100, kill.killedPid(), kill.restartedPid(), kill.secondsToReady(),
+                    kill.secondsToPartitionsMoving() == null ? "-"
+                            : String.format(Locale.ROOT, "%.1f s", kill.secondsToPartitionsMoving())));
         }
         text.append("\n## Outages\n\n| # | at backlog | cut | health polls 503 | liveness 200 | recovered without restart |\n"
                 + "|---|---|---|---|---|---|\n");

@@ -5,6 +5,7 @@ import io.claimguard.testkit.KafkaBroker;
 import io.claimguard.testkit.KafkaClient;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -28,11 +29,6 @@ final class KafkaEntry implements AutoCloseable {
     static final String GROUP = "claimguard";
     static final int PARTITIONS = 3;
 
-    /**
-     * A consumer killed with SIGKILL keeps its partitions until its session times out (45 s by default), and its
-     * restarted successor waits that long for them; 10 s keeps a run's kills apart without false expiries.
-     */
-    private static final String SESSION_TIMEOUT_MS = "10000";
     /** Reading a topic back: it is complete long before this, unless records are missing. */
     private static final Duration READ_PATIENCE = Duration.ofMinutes(2);
 
@@ -57,9 +53,10 @@ final class KafkaEntry implements AutoCloseable {
 
     /** What the service needs to consume from this broker, beside its defaults. */
     Map<String, String> serviceProperties() {
+        // the session timeout is the service's default (claimguard.kafka.session-timeout, 10 s): a killed instance's
+        // partitions move on after it, which the run measures
         return Map.of("claimguard.kafka.enabled", "true",
-                "claimguard.kafka.bootstrap-servers", broker.bootstrapServers(),
-                "camel.component.kafka.session-timeout-ms", SESSION_TIMEOUT_MS);
+                "claimguard.kafka.bootstrap-servers", broker.bootstrapServers());
     }
 
     /** Produces the inputs, keyed by their tag; returns the {@code source_ref} each one gets, by tag. */
@@ -79,6 +76,48 @@ final class KafkaEntry implements AutoCloseable {
         return client.committedOffsets(GROUP).entrySet().stream()
                 .filter(entry -> entry.getKey().topic().equals(INPUT_TOPIC))
                 .mapToLong(entry -> entry.getValue().offset()).sum();
+    }
+
+    /** The group's committed offset on each partition of the input topic that has one. */
+    Map<TopicPartition, Long> committedByPartition() {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        client.committedOffsets(GROUP).forEach((partition, offset) -> {
+            if (partition.topic().equals(INPUT_TOPIC)) {
+                offsets.put(partition, offset.offset());
+            }
+        });
+        return offsets;
+    }
+
+    Map<TopicPartition, Long> endOffsets() {
+        return client.endOffsets(INPUT_TOPIC);
+    }
+
+    /**
+     * Seconds from {@code since} until every partition that had records left ({@code committed} below {@code ends}) has
+     * a committed offset beyond {@code committed}: some consumer took it and completed a batch; null if that did not
+     * happen within {@code patience}.
+     */
+    Double secondsUntilEveryPartitionMoves(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> ends,
+            Instant since, Duration patience) {
+        Instant deadline = since.plus(patience);
+        while (Instant.now().isBefore(deadline)) {
+            Map<TopicPartition, Long> now = committedByPartition();
+            boolean moved = ends.entrySet().stream().allMatch(end -> {
+                long before = committed.getOrDefault(end.getKey(), 0L);
+                return before >= end.getValue() || now.getOrDefault(end.getKey(), 0L) > before;
+            });
+            if (moved) {
+                return Duration.between(since, Instant.now()).toMillis() / 1000.0;
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return null;
     }
 
     /** Every partition's committed offset is its end offset: every record produced so far was taken for good. */
