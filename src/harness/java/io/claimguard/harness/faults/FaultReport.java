@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -111,9 +112,17 @@ record FaultReport(
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"size / seed", size + " / " + seed});
         if (faults.instances() > 1) {
-            rows.add(new String[] {"topology", String.format(Locale.ROOT,
-                    "%d instances on a standalone Artemis broker and one shared inbox, %d added while draining",
+            rows.add(new String[] {"topology", String.format(Locale.ROOT, kafka != null
+                    ? "%d instances in one Kafka consumer group, %d added while draining"
+                    : "%d instances on a standalone Artemis broker and one shared inbox, %d added while draining",
                     faults.instances(), faults.added().size())});
+        }
+        if (kafka != null && !faults.killLog().isEmpty()) {
+            rows.add(new String[] {"partitions after kill -9", "every partition with records left committed again "
+                    + faults.killLog().stream().map(kill -> kill.secondsToPartitionsMoving() == null ? "NOT"
+                            : String.format(Locale.ROOT, "%.1f s", kill.secondsToPartitionsMoving()))
+                            .collect(Collectors.joining(", "))
+                    + " after the kill (session timeout 10 s)"});
         }
         rows.add(new String[] {"inputs", String.format(Locale.ROOT,
                 "%,d (%s): %,d valid (%,d distinct, %,d identical %s pairs), %,d rejected, %,d poison%s",

@@ -1,5 +1,7 @@
 package io.claimguard.harness.faults;
 
+import static org.awaitility.Awaitility.await;
+
 import io.claimguard.testkit.HarnessInput;
 import io.claimguard.testkit.KafkaBroker;
 import io.claimguard.testkit.KafkaClient;
@@ -14,6 +16,7 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The Kafka mode's broker and topics, seen as a producer of inputs and a reader of ClaimGuard's topics see them: a real
@@ -100,24 +103,19 @@ final class KafkaEntry implements AutoCloseable {
      */
     Double secondsUntilEveryPartitionMoves(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> ends,
             Instant since, Duration patience) {
-        Instant deadline = since.plus(patience);
-        while (Instant.now().isBefore(deadline)) {
-            Map<TopicPartition, Long> now = committedByPartition();
-            boolean moved = ends.entrySet().stream().allMatch(end -> {
-                long before = committed.getOrDefault(end.getKey(), 0L);
-                return before >= end.getValue() || now.getOrDefault(end.getKey(), 0L) > before;
-            });
-            if (moved) {
-                return Duration.between(since, Instant.now()).toMillis() / 1000.0;
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return null;
-            }
+        try {
+            await("every partition committed again").atMost(Duration.between(Instant.now(), since.plus(patience)))
+                    .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200)).until(() -> {
+                        Map<TopicPartition, Long> now = committedByPartition();
+                        return ends.entrySet().stream().allMatch(end -> {
+                            long before = committed.getOrDefault(end.getKey(), 0L);
+                            return before >= end.getValue() || now.getOrDefault(end.getKey(), 0L) > before;
+                        });
+                    });
+            return Duration.between(since, Instant.now()).toMillis() / 1000.0;
+        } catch (ConditionTimeoutException e) {
+            return null;
         }
-        return null;
     }
 
     /** Every partition's committed offset is its end offset: every record produced so far was taken for good. */
