@@ -39,7 +39,12 @@ import org.springframework.stereotype.Component;
  * results to the output topic and the rejected or failed records, as they came, to the dead-letter topic, waits until
  * Kafka has acknowledged every one of those, and only then commits the batch's offsets, on the consumer thread. A
  * failure of any input makes the consumer read the batch again from the last committed offset; what was audited
- * already comes back as a duplicate that makes no new row (its result is produced again).
+ * already comes back as a duplicate that makes no new row (its result is produced again). Kafka keeps no delivery count,
+ * so the route keeps one ({@link KafkaDeliveries}), written before a batch is processed: a batch read again goes one
+ * record at a time, each waiting its back-off and committed on its own, and a record delivered more than
+ * {@code max-delivery-attempts} times is set aside as {@code processing_failed} instead of processed. The routes start
+ * under Camel's supervising route controller (application.yml), so that a Kafka that cannot be reached does not stop
+ * the service; {@link KafkaReachability} says so once a minute.
  */
 @Component
 @ConditionalOnProperty(name = "claimguard.kafka.enabled", havingValue = "true")
