@@ -100,9 +100,29 @@ public record ClaimGuardProperties(
      * @param batchSize records taken in one batch at most ({@code max.poll.records}); their audit rows are committed
      *     together, and their offsets once their results are on the output topic
      * @param batchTimeout how long a batch waits to fill
+     * @param maxDeliveryAttempts how often a record may be handed to processing without its offset being committed (it
+     *     failed, or the process ended while it was in hand) before it is dead-lettered as {@code processing_failed};
+     *     at least 2, since a record that was in a failed batch beside the one that failed is charged one delivery
+     * @param redeliveryDelay how long a record handed out before waits before it is processed again, doubling with
+     *     each further delivery up to {@code maxRedeliveryDelay} (well below the client's {@code max.poll.interval.ms})
+     * @param maxRedeliveryDelay the longest such wait
+     * @param sessionTimeout how long the group waits for an instance that stopped answering (killed, frozen, cut off)
+     *     before its partitions go to the others; heartbeats every third of it
+     * @param reconnectBackoffMax the longest wait between attempts to reach a broker that does not answer (the wait
+     *     doubles up to it), which bounds how often an unreachable Kafka is tried and logged
      */
     public record Kafka(boolean enabled, String bootstrapServers, String inputTopic, String outputTopic,
-            String deadLetterTopic, String groupId, int consumers, int batchSize, Duration batchTimeout) {
+            String deadLetterTopic, String groupId, int consumers, int batchSize, Duration batchTimeout,
+            int maxDeliveryAttempts, Duration redeliveryDelay, Duration maxRedeliveryDelay, Duration sessionTimeout,
+            Duration reconnectBackoffMax) {
+
+        public Kafka {
+            if (enabled && maxDeliveryAttempts < 2) {
+                throw new IllegalArgumentException("claimguard.kafka.max-delivery-attempts must be at least 2, got "
+                        + maxDeliveryAttempts + ": a record in a failed batch beside the record that failed is charged"
+                        + " one delivery, and must still be processed once after it");
+            }
+        }
     }
 
     /**

@@ -13,7 +13,8 @@ import java.util.List;
  * {@code RESET ROLE} returns to, since that is the login itself): be a superuser; create roles (which lets it grant
  * itself other roles); own the database, schema {@code claimguard} or one of its tables (an owner may alter, drop or
  * disable the triggers of a table, and drop the tables of its schema); or hold UPDATE, DELETE, TRUNCATE or TRIGGER on a
- * table of schema {@code claimguard}. Asked about {@code session_user}, so that a {@code SET ROLE} the connection
+ * table of schema {@code claimguard} (but UPDATE on {@code kafka_delivery}, the Kafka entry's delivery counts, which
+ * the service itself updates). Asked about {@code session_user}, so that a {@code SET ROLE} the connection
  * made hides nothing. An empty answer is a login that cannot escape its role.
  */
 public final class LoginPrivileges {
@@ -61,6 +62,8 @@ public final class LoginPrivileges {
                 CROSS JOIN (VALUES ('UPDATE'), ('DELETE'), ('TRUNCATE'), ('TRIGGER')) AS p (privilege)
                 WHERE NOT r.rolsuper AND t.relowner <> r.oid
                   AND pg_catalog.has_table_privilege(r.oid, t.oid, p.privilege)
+                  -- the Kafka entry's delivery counts are the service's bookkeeping, not audit: it updates them (V11)
+                  AND NOT (t.name = 'claimguard.kafka_delivery' AND p.privilege = 'UPDATE')
             )
             SELECT rolname, what, rolname = session_user AS own
             FROM privilege

@@ -1,11 +1,15 @@
 package io.claimguard.intake;
 
 import io.claimguard.config.ClaimGuardProperties;
+import io.claimguard.domain.Backoff;
+import io.claimguard.domain.RejectionReason;
 import io.claimguard.observe.PipelineObserver;
+import io.claimguard.pipeline.DeadLetter;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
 import io.claimguard.pipeline.ResultProperties;
+import io.claimguard.verify.RetryPolicy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -24,6 +28,8 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
@@ -33,7 +39,12 @@ import org.springframework.stereotype.Component;
  * results to the output topic and the rejected or failed records, as they came, to the dead-letter topic, waits until
  * Kafka has acknowledged every one of those, and only then commits the batch's offsets, on the consumer thread. A
  * failure of any input makes the consumer read the batch again from the last committed offset; what was audited
- * already comes back as a duplicate that makes no new row (its result is produced again).
+ * already comes back as a duplicate that makes no new row (its result is produced again). Kafka keeps no delivery count,
+ * so the route keeps one ({@link KafkaDeliveries}), written before a batch is processed: a batch read again goes one
+ * record at a time, each waiting its back-off and committed on its own, and a record delivered more than
+ * {@code max-delivery-attempts} times is set aside as {@code processing_failed} instead of processed. The routes start
+ * under Camel's supervising route controller (application.yml), so that a Kafka that cannot be reached does not stop
+ * the service; {@link KafkaReachability} says so once a minute.
  */
 @Component
 @ConditionalOnProperty(name = "claimguard.kafka.enabled", havingValue = "true")
@@ -42,15 +53,31 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
     /** The record header that names why a record is on the dead-letter topic (as the JMS property does). */
     public static final String REASON_HEADER = JmsIntakeRoute.REASON_PROPERTY;
 
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaIntakeRoute.class);
     /** The record an input exchange came from, for its dead-letter copy. */
     private static final String RECORD = "claimguardKafkaRecord";
+    /** On a record: how often it has been handed to processing without its offset being committed, this time included. */
+    private static final String DELIVERIES = "claimguardKafkaDeliveries";
+    /** On a batch: some partition's first record in it was handed out before, so its records go one at a time. */
+    private static final String REDELIVERED = "claimguardKafkaRedelivered";
+    /** On a record of a redelivered batch: how long it waits before it is processed, in milliseconds. */
+    private static final String WAIT = "claimguardKafkaWait";
+    private static final Duration REACHABILITY_PERIOD = Duration.ofMinutes(1);
+    private static final String COUNT_DELIVERIES = "direct:kafka-intake-deliveries";
+    private static final String BATCH = "direct:kafka-intake-batch";
 
     private final ClaimGuardProperties.Kafka kafka;
     private final int maxRecordBytes;
     private final PipelineObserver observer;
+    private final KafkaDeliveries deliveries;
+    private final Backoff redeliveryBackoff;
+    private final KafkaReachability reachability;
 
-    public KafkaIntakeRoute(ClaimGuardProperties properties, PipelineObserver observer) {
+    public KafkaIntakeRoute(ClaimGuardProperties properties, PipelineObserver observer, KafkaDeliveries deliveries) {
         this.kafka = properties.kafka();
+        this.deliveries = deliveries;
+        this.redeliveryBackoff = new Backoff(kafka.redeliveryDelay(), kafka.maxRedeliveryDelay());
+        this.reachability = new KafkaReachability(kafka.bootstrapServers());
         // an input over the size limit still goes to the dead-letter topic whole, with room for the reason header
         this.maxRecordBytes = Math.max(1_048_576, 2 * properties.limits().maxBytes());
         this.observer = observer;
@@ -78,14 +105,47 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
                         .breakOnFirstError(true)
                         // a new consumer group starts with the oldest record the topic keeps, not the next one
                         .autoOffsetReset("earliest")
+                        // a killed instance's partitions move on after this, not after Kafka's default 45 s
+                        .sessionTimeoutMs((int) kafka.sessionTimeout().toMillis())
+                        .heartbeatIntervalMs((int) kafka.sessionTimeout().dividedBy(3).toMillis())
+                        .reconnectBackoffMaxMs((int) kafka.reconnectBackoffMax().toMillis())
                         // the exact bytes: decoding is the pipeline's, as for every entry
                         .keyDeserializer(ByteArrayDeserializer.class.getName())
                         .valueDeserializer(ByteArrayDeserializer.class.getName()))
                 .routeId("kafka-intake")
                 .process(batch -> observer.batchTaken(ReceivedInput.Source.KAFKA, records(batch).size()))
+                // counted before anything is processed, so that a delivery counts even if the process dies during it
+                .to(COUNT_DELIVERIES)
+                .choice()
+                    .when(exchangeProperty(REDELIVERED))
+                        // one record at a time, each committed on its own: the record that fails (or kills the
+                        // process) is the only one counted again, and the records before it are done with
+                        .split(body()).stopOnException()
+                            .process(this::oneRecordBatch)
+                            // not retried hot: a record handed out before waits, longer with each delivery
+                            .delay(exchangeProperty(WAIT)).syncDelayed()
+                            .to(BATCH)
+                        .end().endChoice()
+                    .otherwise()
+                        .to(BATCH)
+                .end();
+
+        // one WARN a minute at most while Kafka cannot be reached, instead of the clients' one per attempt
+        from(timer("kafka-reachability").delay(REACHABILITY_PERIOD.toMillis() / 4).period(REACHABILITY_PERIOD.toMillis()))
+                .routeId("kafka-reachability")
+                .process(exchange -> reachability.check(exchange.getContext()));
+
+        from(COUNT_DELIVERIES)
+                .routeId("kafka-intake-deliveries")
+                // a database outage waits here, with back-off, as it does in the verify route
+                .routeConfigurationId(RetryPolicy.ID)
+                .process(this::countDeliveries);
+
+        from(BATCH)
+                .routeId("kafka-intake-batch")
                 // synchronous: the offsets must be committed on the consumer thread, which the Kafka client requires
                 .split(body(), new BatchOfInputs()).parallelProcessing().synchronous().executorService(inputs)
-                    .process(KafkaIntakeRoute::capture)
+                    .process(this::capture)
                     .to(Pipeline.VERIFY)
                 .end()
                 .process(this::resultsAndDeadLetters)
@@ -95,6 +155,7 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
                         .keySerializer(ByteArraySerializer.class.getName())
                         .valueSerializer(ByteArraySerializer.class.getName())
                         .maxRequestSize(maxRecordBytes)
+                        .reconnectBackoffMaxMs((int) kafka.reconnectBackoffMax().toMillis())
                         // the route waits for the whole list: lingering would only delay the acknowledgements
                         .lingerMs(0)
                         // each record its own headers (result properties, dead-letter reason), not the batch's
@@ -103,8 +164,61 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
                 .process(batch -> BatchOfInputs.inputs(batch).forEach(observer::completed));
     }
 
-    private static void capture(Exchange exchange) {
-        Message record = exchange.getIn().getBody(Exchange.class).getMessage();
+    /**
+     * Counts a delivery of the first record of each partition in the batch (where consumption resumes after a failure
+     * or a crash). A batch whose first record of some partition was handed out before is redelivered: it is processed
+     * one record at a time.
+     */
+    private void countDeliveries(Exchange batch) {
+        Map<TopicPartition, Long> firstOffsets = new HashMap<>();
+        Map<TopicPartition, Exchange> firstRecords = new HashMap<>();
+        for (Exchange record : records(batch)) {
+            TopicPartition partition = partitionOf(record.getMessage());
+            if (firstRecords.putIfAbsent(partition, record) == null) {
+                firstOffsets.put(partition, record.getMessage().getHeader(KafkaConstants.OFFSET, Long.class));
+            }
+        }
+        Map<TopicPartition, Integer> counts = deliveries.delivering(firstOffsets);
+        boolean redelivered = false;
+        for (Map.Entry<TopicPartition, Exchange> first : firstRecords.entrySet()) {
+            int count = counts.get(first.getKey());
+            first.getValue().setProperty(DELIVERIES, count);
+            redelivered |= count > 1;
+        }
+        batch.setProperty(REDELIVERED, redelivered);
+    }
+
+    /**
+     * One record of a redelivered batch as a batch of its own, its delivery counted (the first of its partition was
+     * counted with the batch): once the records before it are committed, it is the first of its partition.
+     */
+    private void oneRecordBatch(Exchange part) {
+        Exchange record = part.getIn().getBody(Exchange.class);
+        if (record.getProperty(DELIVERIES) == null) {
+            Message message = record.getMessage();
+            TopicPartition partition = partitionOf(message);
+            record.setProperty(DELIVERIES, deliveries.delivering(
+                    Map.of(partition, message.getHeader(KafkaConstants.OFFSET, Long.class))).get(partition));
+        }
+        int count = record.getProperty(DELIVERIES, Integer.class);
+        part.setProperty(WAIT, count == 1 || count > kafka.maxDeliveryAttempts() ? 0L
+                : redeliveryBackoff.after(count - 1).toMillis());
+        part.getIn().setBody(List.of(record));
+    }
+
+    private static TopicPartition partitionOf(Message record) {
+        return new TopicPartition(record.getHeader(KafkaConstants.TOPIC, String.class),
+                record.getHeader(KafkaConstants.PARTITION, Integer.class));
+    }
+
+    /**
+     * The record as the input. One handed to processing more often than {@code max-delivery-attempts} is not
+     * processed again but set aside as {@code processing_failed}, its bytes as they came to the dead-letter topic.
+     */
+    private void capture(Exchange exchange) {
+        Exchange delivered = exchange.getIn().getBody(Exchange.class);
+        Message record = delivered.getMessage();
+        int deliveries = delivered.getProperty(DELIVERIES, 1, Integer.class);
         byte[] value = record.getBody(byte[].class);
         String sourceRef = record.getHeader(KafkaConstants.TOPIC) + "-" + record.getHeader(KafkaConstants.PARTITION)
                 + "@" + record.getHeader(KafkaConstants.OFFSET);
@@ -113,6 +227,13 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
         InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.KAFKA, sourceRef, OffsetDateTime.now(),
                 value == null ? new byte[0] : value, null, record.getHeader(ReceivedInput.TRACEPARENT, String.class)));
         InputExchange.resultSentByIntake(exchange);
+        if (deliveries > kafka.maxDeliveryAttempts()) {
+            String reason = "processing failed after " + kafka.maxDeliveryAttempts() + " attempts: delivered "
+                    + deliveries + " times without its offset being committed (it failed, or the process ended while it"
+                    + " was in hand, each time)";
+            LOG.warn("kafka input {} set aside as processing_failed: {}", sourceRef, reason);
+            InputExchange.fail(exchange, new DeadLetter(RejectionReason.PROCESSING_FAILED, reason));
+        }
         // from here on the input lives in the exchange properties, and nothing of the record can leak onto the result
         exchange.setIn(new DefaultMessage(exchange));
     }

@@ -46,6 +46,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
@@ -58,6 +59,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -143,8 +145,10 @@ public final class FaultHarness {
                 options.inputs(), options.instances(), options.topology() ? String.format(Locale.ROOT,
                         " on a standalone broker and a shared inbox, %d added, %d broker restarts", options.addedInstances(),
                         options.brokerRestarts())
-                        : options.kafka() ? String.format(Locale.ROOT, " on a Kafka broker, %d Kafka restarts",
-                                options.brokerRestarts()) : "", options.kills(), options.outages(),
+                        : options.kafka() ? String.format(Locale.ROOT, " on a Kafka broker%s, %d Kafka restarts",
+                                options.severalInstances() ? String.format(Locale.ROOT, " in one consumer group, %d added",
+                                        options.addedInstances()) : "", options.brokerRestarts()) : "",
+                options.kills(), options.outages(),
                 options.outageLength().toSeconds(), options.seed(), work);
 
         Backlog backlog = options.kafka() ? Backlog.generateKafka(options.inputs(), runId, random, Path.of("examples"))
@@ -174,7 +178,7 @@ public final class FaultHarness {
                 instances.add();
             }
             instances.awaitAllReady(START_PATIENCE);
-            log("%s up (%s), database %s via proxy port %d", options.topology() ? options.instances() + " instances" : "service",
+            log("%s up (%s), database %s via proxy port %d", options.severalInstances() ? options.instances() + " instances" : "service",
                     instances.describe(), database.databaseName(), proxy.port());
 
             Backlog.refusePoison(sql);
@@ -183,7 +187,7 @@ public final class FaultHarness {
             List<Fault> plan = faultPlan();
             // Several instances drain a backlog faster than faults can be injected: in the topology mode it is fed in
             // slices, one more before each fault, so that every fault hits a backlog that is still draining.
-            int slices = options.topology() ? plan.size() + 1 : 1;
+            int slices = options.severalInstances() ? plan.size() + 1 : 1;
             Map<String, String> sourceRefs = new HashMap<>();
             IntUnaryOperator feeder = slice -> {
                 try {
@@ -319,10 +323,18 @@ public final class FaultHarness {
             // every instance signs its results with the one key the first start makes
             properties.put("claimguard.result-signing.generated-key", work.resolve("keys/result-signing.key").toString());
             if (broker == null) {
-                properties.put("claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + embeddedBrokerPort);
+                // the first instance's broker is the one the harness sends to; in the Kafka mode every further instance
+                // has an embedded broker of its own (nothing is sent to it)
+                int acceptorPort = number == 1 ? embeddedBrokerPort : FreePort.onLoopback();
+                properties.put("claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + acceptorPort);
                 // the same journal on every start, so that messages on the queues survive SIGKILL; no login is
                 // configured: the first start generates them into the credentials file there, every restart reads it
-                properties.put("claimguard.broker.data-directory", Files.createDirectories(work.resolve("artemis")).toString());
+                properties.put("claimguard.broker.data-directory", Files.createDirectories(
+                        work.resolve(number == 1 ? "artemis" : "artemis-" + number)).toString());
+                if (number > 1) {
+                    properties.put("claimguard.file.inbox", Files.createDirectories(work.resolve("inbox-" + number)).toString());
+                    properties.put("claimguard.file.outbox", Files.createDirectories(work.resolve("outbox-" + number)).toString());
+                }
             } else {
                 properties.put("spring.artemis.mode", "native");
                 properties.put("spring.artemis.broker-url", broker.url());
@@ -336,7 +348,7 @@ public final class FaultHarness {
             if (kafka != null) {
                 properties.putAll(kafka.serviceProperties());
             }
-            List<String> jvmOptions = broker == null ? ServiceProcess.DEFAULT_JVM_OPTIONS : List.of("-Xmx384m");
+            List<String> jvmOptions = !options.severalInstances() ? ServiceProcess.DEFAULT_JVM_OPTIONS : List.of("-Xmx384m");
             ServiceProcess instance = new ServiceProcess(options.jar(), jvmOptions, properties,
                     Files.createDirectories(logs.resolve("instance-" + number)), managementPort);
             all.add(instance);
@@ -540,14 +552,27 @@ public final class FaultHarness {
             List<ServiceProcess> all = instances.all();
             ServiceProcess victim = all.get(random.nextInt(all.size()));
             long killedPid = victim.pid();
+            Map<TopicPartition, Long> committedAtKill = kafka != null ? kafka.committedByPartition() : Map.of();
+            Map<TopicPartition, Long> endsAtKill = kafka != null ? kafka.endOffsets() : Map.of();
             Instant killedAt = Instant.now();
             victim.kill();
             log("kill -9 #%d: pid %d at %.0f%% of the backlog", number, killedPid, at * 100);
+            // with Kafka: how long until the dead consumer's partitions are committed again, by its restart or another
+            CompletableFuture<Double> partitionsMoving = kafka == null ? CompletableFuture.completedFuture(null)
+                    : CompletableFuture.supplyAsync(() -> kafka.secondsUntilEveryPartitionMoves(committedAtKill, endsAtKill,
+                            killedAt, RECOVERY_PATIENCE));
             victim.start();
             victim.awaitReady(START_PATIENCE);
             double seconds = secondsSince(killedAt);
-            kills.add(new FaultReport.Kill(number, at, killedPid, victim.pid(), seconds));
-            log("restarted as pid %d, ready %.1f s after the kill", victim.pid(), seconds);
+            Double moving = partitionsMoving.join();
+            kills.add(new FaultReport.Kill(number, at, killedPid, victim.pid(), seconds, moving));
+            log("restarted as pid %d, ready %.1f s after the kill%s", victim.pid(), seconds, kafka == null ? ""
+                    : moving == null ? "; partitions NOT all committing again"
+                    : String.format(Locale.ROOT, "; every partition committing again %.1f s after the kill", moving));
+            if (kafka != null && moving == null) {
+                faultProblems.add("kill #" + number + ": not every partition with records left was committed again within "
+                        + RECOVERY_PATIENCE.toSeconds() + " s");
+            }
         }
 
         private void addInstance() throws IOException {

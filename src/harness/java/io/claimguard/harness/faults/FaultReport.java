@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -87,8 +88,12 @@ record FaultReport(
     /**
      * @param atProgress share of the backlog's rows committed when the service was killed
      * @param secondsToReady from SIGKILL to readiness 200 of the restarted service
+     * @param secondsToPartitionsMoving Kafka mode: from SIGKILL until every partition with records left had its offset
+     *     committed again (by the restarted instance or another one: the session timeout's takeover); null otherwise,
+     *     or when it did not happen in time
      */
-    record Kill(int number, double atProgress, long killedPid, long restartedPid, double secondsToReady) {
+    record Kill(int number, double atProgress, long killedPid, long restartedPid, double secondsToReady,
+            Double secondsToPartitionsMoving) {
     }
 
     /**
@@ -107,9 +112,17 @@ record FaultReport(
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"size / seed", size + " / " + seed});
         if (faults.instances() > 1) {
-            rows.add(new String[] {"topology", String.format(Locale.ROOT,
-                    "%d instances on a standalone Artemis broker and one shared inbox, %d added while draining",
+            rows.add(new String[] {"topology", String.format(Locale.ROOT, kafka != null
+                    ? "%d instances in one Kafka consumer group, %d added while draining"
+                    : "%d instances on a standalone Artemis broker and one shared inbox, %d added while draining",
                     faults.instances(), faults.added().size())});
+        }
+        if (kafka != null && !faults.killLog().isEmpty()) {
+            rows.add(new String[] {"partitions after kill -9", "every partition with records left committed again "
+                    + faults.killLog().stream().map(kill -> kill.secondsToPartitionsMoving() == null ? "NOT"
+                            : String.format(Locale.ROOT, "%.1f s", kill.secondsToPartitionsMoving()))
+                            .collect(Collectors.joining(", "))
+                    + " after the kill (session timeout 10 s)"});
         }
         rows.add(new String[] {"inputs", String.format(Locale.ROOT,
                 "%,d (%s): %,d valid (%,d distinct, %,d identical %s pairs), %,d rejected, %,d poison%s",
@@ -186,10 +199,13 @@ record FaultReport(
     String markdown() {
         StringBuilder text = new StringBuilder("# ClaimGuard fault harness, " + size + " run, " + startedAt + "\n\n");
         text.append(table()).append('\n');
-        text.append("\n## Kills\n\n| # | at backlog | killed pid | restarted pid | kill to ready |\n|---|---|---|---|---|\n");
+        text.append("\n## Kills\n\n| # | at backlog | killed pid | restarted pid | kill to ready | kill to every partition"
+                + " committing again |\n|---|---|---|---|---|---|\n");
         for (Kill kill : faults.killLog()) {
-            text.append(String.format(Locale.ROOT, "| %d | %.0f%% | %d | %d | %.1f s |%n", kill.number(),
-                    kill.atProgress() * 100, kill.killedPid(), kill.restartedPid(), kill.secondsToReady()));
+            text.append(String.format(Locale.ROOT, "| %d | %.0f%% | %d | %d | %.1f s | %s |%n", kill.number(),
+                    kill.atProgress() * 100, kill.killedPid(), kill.restartedPid(), kill.secondsToReady(),
+                    kill.secondsToPartitionsMoving() == null ? "-"
+                            : String.format(Locale.ROOT, "%.1f s", kill.secondsToPartitionsMoving())));
         }
         text.append("\n## Outages\n\n| # | at backlog | cut | health polls 503 | liveness 200 | recovered without restart |\n"
                 + "|---|---|---|---|---|---|\n");

@@ -46,7 +46,13 @@ public record HarnessOptions(
         int brokerRestarts,
         boolean kafka) {
 
+    /** Several instances on the standalone Artemis broker (the Kafka mode with several instances is not this). */
     boolean topology() {
+        return instances > 1 && !kafka;
+    }
+
+    /** Several instances, in either mode: the backlog is fed in slices and kills hit a random instance. */
+    boolean severalInstances() {
         return instances > 1;
     }
 
@@ -64,6 +70,9 @@ public record HarnessOptions(
               --kafka:                   the service with its Kafka entry on a Kafka broker, every input a Kafka
                                          record; 2 Kafka restarts (graceful, then kill -9) on top
                                          (reduced: 2000 inputs, 2 kills, 1 outage of 8 s; with --full as above)
+              --kafka --instances I:     I instances in one consumer group (each with its own embedded Artemis
+                                         broker), 1 instance added on top; kills hit a random instance, so that
+                                         partitions move between them while the backlog drains
             """;
 
     static HarnessOptions parse(String[] args) {
@@ -108,8 +117,12 @@ public record HarnessOptions(
                 default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
             }
         }
+        if (kafka && instances > 1 && !List.of(args).contains("--added-instances")) {
+            // partitions move between instances also when one joins, not only when one dies
+            addedInstances = 1;
+        }
         if (kafka && instances > 1) {
-            throw new IllegalArgumentException("the Kafka mode runs one instance; --instances is for the topology mode");
+            size = (full ? "full" : "reduced") + " kafka, " + instances + " instances";
         }
         if (inputs < 100) {
             // the mix (rejected, poison, identical pairs) needs a few of each on both channels

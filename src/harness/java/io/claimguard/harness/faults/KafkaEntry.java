@@ -1,10 +1,13 @@
 package io.claimguard.harness.faults;
 
+import static org.awaitility.Awaitility.await;
+
 import io.claimguard.testkit.HarnessInput;
 import io.claimguard.testkit.KafkaBroker;
 import io.claimguard.testkit.KafkaClient;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -13,6 +16,7 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The Kafka mode's broker and topics, seen as a producer of inputs and a reader of ClaimGuard's topics see them: a real
@@ -28,11 +32,6 @@ final class KafkaEntry implements AutoCloseable {
     static final String GROUP = "claimguard";
     static final int PARTITIONS = 3;
 
-    /**
-     * A consumer killed with SIGKILL keeps its partitions until its session times out (45 s by default), and its
-     * restarted successor waits that long for them; 10 s keeps a run's kills apart without false expiries.
-     */
-    private static final String SESSION_TIMEOUT_MS = "10000";
     /** Reading a topic back: it is complete long before this, unless records are missing. */
     private static final Duration READ_PATIENCE = Duration.ofMinutes(2);
 
@@ -57,9 +56,10 @@ final class KafkaEntry implements AutoCloseable {
 
     /** What the service needs to consume from this broker, beside its defaults. */
     Map<String, String> serviceProperties() {
+        // the session timeout is the service's default (claimguard.kafka.session-timeout, 10 s): a killed instance's
+        // partitions move on after it, which the run measures
         return Map.of("claimguard.kafka.enabled", "true",
-                "claimguard.kafka.bootstrap-servers", broker.bootstrapServers(),
-                "camel.component.kafka.session-timeout-ms", SESSION_TIMEOUT_MS);
+                "claimguard.kafka.bootstrap-servers", broker.bootstrapServers());
     }
 
     /** Produces the inputs, keyed by their tag; returns the {@code source_ref} each one gets, by tag. */
@@ -79,6 +79,43 @@ final class KafkaEntry implements AutoCloseable {
         return client.committedOffsets(GROUP).entrySet().stream()
                 .filter(entry -> entry.getKey().topic().equals(INPUT_TOPIC))
                 .mapToLong(entry -> entry.getValue().offset()).sum();
+    }
+
+    /** The group's committed offset on each partition of the input topic that has one. */
+    Map<TopicPartition, Long> committedByPartition() {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        client.committedOffsets(GROUP).forEach((partition, offset) -> {
+            if (partition.topic().equals(INPUT_TOPIC)) {
+                offsets.put(partition, offset.offset());
+            }
+        });
+        return offsets;
+    }
+
+    Map<TopicPartition, Long> endOffsets() {
+        return client.endOffsets(INPUT_TOPIC);
+    }
+
+    /**
+     * Seconds from {@code since} until every partition that had records left ({@code committed} below {@code ends}) has
+     * a committed offset beyond {@code committed}: some consumer took it and completed a batch; null if that did not
+     * happen within {@code patience}.
+     */
+    Double secondsUntilEveryPartitionMoves(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> ends,
+            Instant since, Duration patience) {
+        try {
+            await("every partition committed again").atMost(Duration.between(Instant.now(), since.plus(patience)))
+                    .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200)).until(() -> {
+                        Map<TopicPartition, Long> now = committedByPartition();
+                        return ends.entrySet().stream().allMatch(end -> {
+                            long before = committed.getOrDefault(end.getKey(), 0L);
+                            return before >= end.getValue() || now.getOrDefault(end.getKey(), 0L) > before;
+                        });
+                    });
+            return Duration.between(since, Instant.now()).toMillis() / 1000.0;
+        } catch (ConditionTimeoutException e) {
+            return null;
+        }
     }
 
     /** Every partition's committed offset is its end offset: every record produced so far was taken for good. */
