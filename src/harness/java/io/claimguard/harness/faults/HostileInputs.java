@@ -277,8 +277,7 @@ record HostileInputs(List<HostileInput> inputs, List<HostileInput> lateCopies) {
         private byte[] unique(byte[] name) {
             byte[] candidate = name;
             int attempt = 0;
-            while (RESERVED.contains(key(candidate)) || names.contains(key(candidate))
-                    || key(candidate).startsWith(".hostile-")) {
+            while (RESERVED.contains(key(candidate)) || names.contains(key(candidate))) {
                 attempt++;
                 candidate = concat(utf8("u" + attempt + "-"), name);
                 if (candidate.length > 255) {
@@ -324,11 +323,11 @@ record HostileInputs(List<HostileInput> inputs, List<HostileInput> lateCopies) {
                 bytes[0] = (byte) 0xfe;
                 return new Body("random bytes", Expect.REJECTED, bytes);
             }
-            if (choice < 97) {
+            if (choice < 98) {
                 return new Body("not JSON", Expect.REJECTED,
                         utf8(HOSTILE_STRINGS[random.nextInt(HOSTILE_STRINGS.length)] + " #" + (number + 1)));
             }
-            if (choice < 98) {
+            if (choice < 99) {
                 // over the 1 MiB limit: rejected as too_large before anything is decoded
                 byte[] bytes = new byte[1_048_577 + random.nextInt(100_000)];
                 Arrays.fill(bytes, (byte) 'x');

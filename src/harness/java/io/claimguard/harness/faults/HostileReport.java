@@ -114,10 +114,11 @@ record HostileReport(
                 o.outboxHiddenNames())));
         rows.add(row("log lines", String.format(Locale.ROOT, "%,d in %d minutes; worst minute %s UTC: %,d lines for %,d"
                 + " inputs ended (bound %,d = %d per input + %d); at most %,d lines beyond %d per input; minutes over the"
-                + " bound: %d; %,d WARN, %,d entries left alone named, %,d lines without a timestamp", l.lines(),
+                + " bound: %d; %,d WARN, %,d entries left alone named; %,d stack trace lines, %,d lines split by an input's"
+                + " name", l.lines(),
                 l.minutes(), l.worstMinute(), l.worstLines(), l.worstEnded(), l.worstBound(),
                 HostileOptions.LOG_LINES_PER_INPUT, l.allowance(), l.worstAboveInputs(), HostileOptions.LOG_LINES_PER_INPUT,
-                l.minutesOverBound(), l.warnLines(), l.leftAloneLines(), l.linesWithoutTimestamp())));
+                l.minutesOverBound(), l.warnLines(), l.leftAloneLines(), l.stackTraceLines(), l.splitLines())));
         rows.add(row("lost", Long.toString(o.lost())));
         rows.add(row("duplicated rows", Long.toString(o.duplicatedRows())));
         rows.add(row("other problems", Long.toString(o.otherProblems())));

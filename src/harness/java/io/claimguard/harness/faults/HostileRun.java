@@ -209,11 +209,12 @@ final class HostileRun {
     }
 
     /**
-     * Writes each file under a hidden temporary name and renames it, makes each link and FIFO, in order. Java on Linux
-     * cannot make a name that is not UTF-8, a FIFO or a link to a file of its choice by bytes: a shell script does it,
-     * from each name's bytes in octal escapes, for a slice of files at a time.
+     * Writes each file beside the inbox and moves it in under its name (a rename, as writers must), makes each link
+     * and FIFO, in order. Java on Linux cannot make a name that is not UTF-8, nor a FIFO: a shell script does it, from
+     * each name's bytes in octal escapes, for a slice of files at a time.
      */
     private static void writeFiles(List<HostileInput> files, Path inbox) throws IOException, InterruptedException {
+        Path staging = Files.createDirectories(inbox.resolveSibling("staging"));
         for (int from = 0; from < files.size(); from += FILES_PER_SCRIPT) {
             StringBuilder script = new StringBuilder("set -e\n");
             for (HostileInput file : files.subList(from, Math.min(files.size(), from + FILES_PER_SCRIPT))) {
@@ -221,9 +222,8 @@ final class HostileRun {
                 script.append("n=\"$(printf '").append(octal(file.name())).append("'; echo x)\"; n=\"${n%x}\"\n");
                 switch (file.entry()) {
                     case REGULAR -> {
-                        String temporary = ".hostile-" + file.number() + ".tmp";
-                        Files.write(inbox.resolve(temporary), file.body());
-                        script.append("mv -- '").append(temporary).append("' \"$n\"\n");
+                        Path written = Files.write(staging.resolve(file.tag()), file.body());
+                        script.append("mv -- '").append(written).append("' \"$n\"\n");
                     }
                     case SYMLINK -> {
                         Files.writeString(file.outsideTarget(), secret(file), StandardCharsets.UTF_8);
