@@ -64,6 +64,7 @@ public record HarnessOptions(
               --kafka:                   the service with its Kafka entry on a Kafka broker, every input a Kafka
                                          record; 2 Kafka restarts (graceful, then kill -9) on top
                                          (reduced: 2000 inputs, 2 kills, 1 outage of 8 s; with --full as above)
+              --hostile:                 hostile names and bodies, links, FIFOs; options: --hostile --help
             """;
 
     static HarnessOptions parse(String[] args) {

@@ -8,7 +8,6 @@ import io.claimguard.harness.faults.HostileInputs.Entry;
 import io.claimguard.harness.faults.HostileInputs.Expect;
 import io.claimguard.harness.faults.HostileInputs.HostileInput;
 import io.claimguard.testkit.FreePort;
-import io.claimguard.testkit.HarnessInput;
 import io.claimguard.testkit.JmsClient;
 import io.claimguard.testkit.ServiceProcess;
 import io.claimguard.testkit.TestDatabase;
@@ -103,13 +102,20 @@ final class HostileRun {
             Map<String, String> messageIds;
             ExecutorService feeder = Executors.newSingleThreadExecutor();
             try {
-                Future<Map<String, String>> fed = feeder.submit(() -> feed(inputs.inputs(), jms, inbox));
+                // files and messages at once; the embedded broker dies with the service, so every message is sent
+                // before the first kill, while files keep coming
+                Future<?> files = feeder.submit(() -> {
+                    writeFiles(inputs.inputs().stream().filter(input -> input.channel() == Channel.FILE).toList(), inbox);
+                    return null;
+                });
+                messageIds = jms.send(INPUT_QUEUE, inputs.inputs().stream().filter(input -> input.channel() == Channel.JMS)
+                        .map(HostileInput::asJms).toList());
                 for (int kill = 0; kill < options.kills(); kill++) {
                     double at = 0.2 + 0.6 * (kill + random.nextDouble()) / options.kills();
                     awaitRows(sql, service, (long) Math.ceil(at * expectedRows));
                     kills.add(kill(service, sql, inbox, kill + 1, expectedRows));
                 }
-                messageIds = fed.get(10, TimeUnit.MINUTES);
+                files.get(10, TimeUnit.MINUTES);
             } finally {
                 feeder.shutdownNow();
             }
@@ -192,20 +198,6 @@ final class HostileRun {
         properties.put("claimguard.broker.data-directory", Files.createDirectories(work.resolve("artemis")).toString());
         properties.put("claimguard.result-signing.generated-key", work.resolve("keys/result-signing.key").toString());
         return new ServiceProcess(options.jar(), ServiceProcess.DEFAULT_JVM_OPTIONS, properties, logs, managementPort);
-    }
-
-    /** Files and messages at once, each in its order; returns each message's JMS id by tag. */
-    private static Map<String, String> feed(List<HostileInput> inputs, JmsClient jms, Path inbox) throws Exception {
-        ExecutorService messages = Executors.newSingleThreadExecutor();
-        try {
-            List<HarnessInput> toSend = inputs.stream().filter(input -> input.channel() == Channel.JMS)
-                    .map(HostileInput::asJms).toList();
-            Future<Map<String, String>> sent = messages.submit(() -> jms.send(INPUT_QUEUE, toSend));
-            writeFiles(inputs.stream().filter(input -> input.channel() == Channel.FILE).toList(), inbox);
-            return sent.get(10, TimeUnit.MINUTES);
-        } finally {
-            messages.shutdownNow();
-        }
     }
 
     /**
