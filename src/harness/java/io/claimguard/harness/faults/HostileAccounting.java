@@ -8,6 +8,7 @@ import io.claimguard.harness.faults.HostileInputs.HostileInput;
 import io.claimguard.testkit.HarnessInput;
 import io.claimguard.testkit.JmsClient;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -463,7 +465,7 @@ final class HostileAccounting {
         return digests;
     }
 
-    private static long count(Path directory, java.util.function.Predicate<Path> test) throws IOException {
+    private static long count(Path directory, Predicate<Path> test) throws IOException {
         if (!Files.isDirectory(directory)) {
             return 0;
         }
@@ -476,7 +478,7 @@ final class HostileAccounting {
         try {
             return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -4,7 +4,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.claimguard.broker.CredentialsFile;
 import io.claimguard.harness.faults.HostileInputs.Channel;
-import io.claimguard.harness.faults.HostileInputs.Entry;
 import io.claimguard.harness.faults.HostileInputs.Expect;
 import io.claimguard.harness.faults.HostileInputs.HostileInput;
 import io.claimguard.testkit.FreePort;
