@@ -141,7 +141,7 @@ record HostileInputs(List<HostileInput> inputs, List<HostileInput> lateCopies) {
             List<HostileInput> late = new ArrayList<>();
             for (int i = 0; i < longAccepted.size() && i < Math.max(2, count / 200); i++) {
                 HostileInput original = longAccepted.get(i);
-                late.add(new HostileInput(++number, Channel.FILE, original.name(), "255 bytes, copy of a done file",
+                late.add(new HostileInput(++number, Channel.FILE, original.name(), "250 to 255 bytes, copy of a done file",
                         Entry.REGULAR, original.bodyCase(), Expect.AUDITED, original.body(), original.sha256(), null));
             }
             return new HostileInputs(List.copyOf(inputs.subList(0, count)), List.copyOf(late));
