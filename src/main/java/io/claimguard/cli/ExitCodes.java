@@ -1,6 +1,6 @@
 package io.claimguard.cli;
 
-/** The exit statuses of every command, documented in {@code claimguard --help} and the README. */
+/** The exit statuses of every command, documented in {@code claimguard --help} and docs/investigating.md. */
 public final class ExitCodes {
 
     /** Done; for checks: nothing wrong found. */

@@ -13,7 +13,7 @@ import sun.misc.Signal;
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {
             "Run the service (the default command).",
-            "Reads the inbox, the input queue and (if enabled) Kafka; audits and forwards every input. Every setting is a Spring Boot property, as --name=value, an environment variable (CLAIMGUARD_FILE_INBOX, SPRING_DATASOURCE_URL, ...) or in application.yml; see the README's Configuration.",
+            "Reads the inbox, the input queue and (if enabled) Kafka; audits and forwards every input. Every setting is a Spring Boot property, as --name=value, an environment variable (CLAIMGUARD_FILE_INBOX, SPRING_DATASOURCE_URL, ...) or in application.yml; see docs/operating.md, Configuration.",
             "Stops gracefully on SIGTERM: inputs in flight finish first, then it exits with 0."},
         footer = {"", "Example: claimguard serve --claimguard.file.inbox=/srv/inbox --spring.datasource.url=jdbc:postgresql://db:5432/claimguard"})
 final class ServeCommand implements Runnable {

@@ -8,8 +8,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
 /**
- * The {@code claimguard.*} settings. Defaults live in {@code application.yml}, so that the README's
- * configuration table, the YAML and the running service agree.
+ * The {@code claimguard.*} settings. Defaults live in {@code application.yml}, so that the configuration
+ * table of docs/operating.md, the YAML and the running service agree.
  */
 @ConfigurationProperties("claimguard")
 public record ClaimGuardProperties(

@@ -12,7 +12,7 @@ import org.springframework.util.unit.DataSize;
  * The embedded broker's network side and redelivery. Producers on other processes reach it at
  * {@code claimguard.broker.acceptor-url} (CORE and AMQP 1.0, with a login: {@link EmbeddedBrokerSecurity}); a message on the input queue that keeps rolling back is redelivered
  * with back-off, then moved to {@code claimguard.jms.dead-letter-queue}. An external broker needs the same
- * address settings (see README).
+ * address settings (see docs/operating.md, "Broker logins").
  */
 @Configuration(proxyBeanMethods = false)
 public class EmbeddedBrokerConfiguration {

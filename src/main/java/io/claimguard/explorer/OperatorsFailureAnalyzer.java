@@ -12,8 +12,8 @@ public class OperatorsFailureAnalyzer extends AbstractFailureAnalyzer<InvalidOpe
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, InvalidOperatorsException cause) {
         return new FailureAnalysis(cause.getMessage(),
-                "Give every operator a name and a password hash from 'claimguard hash-password' (README, \"Audit "
-                        + "explorer\"), or switch the explorer off (claimguard.explorer.enabled=false).",
+                "Give every operator a name and a password hash from 'claimguard hash-password' (docs/investigating.md, "
+                        + "\"Audit explorer\"), or switch the explorer off (claimguard.explorer.enabled=false).",
                 cause);
     }
 }

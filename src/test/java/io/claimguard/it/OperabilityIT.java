@@ -28,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 class OperabilityIT extends ServiceTestSupport {
 
-    /** A row of the README's metrics table: the Prometheus name in back quotes in the first column. */
+    /** A row of the metrics table in docs/operating.md: the Prometheus name in back quotes in the first column. */
     private static final String README_METRICS_HEADER = "| metric | labels | meaning |";
     private static final Pattern README_METRIC_ROW = Pattern.compile("^\\| `(claimguard_[a-z_]+)`");
 
@@ -124,12 +124,12 @@ class OperabilityIT extends ServiceTestSupport {
     }
 
     @Test
-    @DisplayName("Scenario: Every metric the README lists is exported under that name")
+    @DisplayName("Scenario: Every metric the docs list is exported under that name")
     void readmeMetricNamesAreExported() throws IOException {
-        List<String> documented = Files.readAllLines(Path.of("README.md")).stream()
+        List<String> documented = Files.readAllLines(Path.of("docs/operating.md")).stream()
                 .dropWhile(line -> !line.equals(README_METRICS_HEADER)).takeWhile(line -> !line.isBlank())
                 .map(README_METRIC_ROW::matcher).filter(Matcher::find).map(row -> row.group(1)).toList();
-        assertThat(documented).as("metric rows of the README").hasSizeGreaterThan(10);
+        assertThat(documented).as("metric rows of docs/operating.md").hasSizeGreaterThan(10);
         String requestId = uniqueId("metric-names");
         String input = gatekeeperFailedV2(requestId);
         sendText(input, "metric-names");

@@ -42,14 +42,14 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Signed results against the running service (spec result-signing): the key it generated on its first start, the
  * signature on every path, and consumers that tell ClaimGuard's results from anybody else's: {@code verify-result}, the
- * README's Python program and its Java lines. Each test works on the output queue with a selector on its own request
+ * Python program and Java lines of docs/producing-and-consuming.md. Each test works on the output queue with a selector on its own request
  * ids only.
  */
 class SignedResultsIT extends ServiceTestSupport {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String BROKER = "tcp://127.0.0.1:" + BROKER_PORT;
-    private static final Path README = Path.of("README.md");
+    private static final Path README = Path.of("docs/producing-and-consuming.md");
 
     @Test
     @DisplayName("Scenario: A forged and an altered result on the output queue are told apart from genuine ones")
@@ -99,7 +99,7 @@ class SignedResultsIT extends ServiceTestSupport {
     }
 
     @Test
-    @DisplayName("Scenario: The README's Python consumer verifies results over AMQP 1.0")
+    @DisplayName("Scenario: The documented Python consumer verifies results over AMQP 1.0")
     void readmeConsumersVerifyResults(@TempDir Path folder) throws Exception {
         String prefix = uniqueId("sig-python");
         // a file input: its result goes to the output queue in a group of file results, and to the outbox
@@ -128,7 +128,7 @@ class SignedResultsIT extends ServiceTestSupport {
         assertThat(output.lines()).containsExactlyInAnyOrder("made by ClaimGuard: " + prefix + "-genuine",
                 "NOT made by ClaimGuard: " + prefix + "-forged", "NOT made by ClaimGuard: " + prefix + "-altered");
 
-        // the README's Java lines: a genuine result read as a JMS TextMessage verifies, an altered copy does not
+        // the documented Java lines: a genuine result read as a JMS TextMessage verifies, an altered copy does not
         String javaId = prefix + "-java";
         sendText(passingV1(javaId), javaId);
         TextMessage result = (TextMessage) receiveResult(javaId);
@@ -141,7 +141,7 @@ class SignedResultsIT extends ServiceTestSupport {
         List<String> javaSource = Files.readAllLines(Path.of("src/test/java/io/claimguard/it/SignedResultsIT.java")).stream()
                 .map(String::strip).toList();
         assertThat(readmeBlock("java", "SignedResultsIT.madeByClaimGuard").lines().map(String::strip)
-                .filter(line -> !line.isEmpty())).as("the README's Java lines are this test's").allMatch(javaSource::contains);
+                .filter(line -> !line.isEmpty())).as("the documented Java lines are this test's").allMatch(javaSource::contains);
     }
 
     @Test
@@ -220,7 +220,7 @@ class SignedResultsIT extends ServiceTestSupport {
     }
 
     /**
-     * The README's Java lines ("Checking in Java"), word for word: whether ClaimGuard made a result taken as a JMS
+     * The documented Java lines ("Checking in Java"), word for word: whether ClaimGuard made a result taken as a JMS
      * TextMessage.
      */
     static boolean madeByClaimGuard(TextMessage message, Path publicKeyFile) throws Exception {
@@ -269,11 +269,11 @@ class SignedResultsIT extends ServiceTestSupport {
                 }).orElseThrow(() -> new AssertionError("no line about " + requestId + " in " + run.lines()));
     }
 
-    /** The README's first code block in the language after the text {@code after}. */
+    /** The document's first code block in the language after the text {@code after}. */
     private static String readmeBlock(String language, String after) throws Exception {
         String readme = Files.readString(README, StandardCharsets.UTF_8);
         int start = readme.indexOf("```" + language + "\n", readme.indexOf(after));
-        assertThat(readme.indexOf(after)).as("README mentions " + after).isNotNegative();
+        assertThat(readme.indexOf(after)).as("the document mentions " + after).isNotNegative();
         int body = start + ("```" + language + "\n").length();
         return readme.substring(body, readme.indexOf("\n```", body) + 1);
     }

@@ -68,8 +68,8 @@ import org.slf4j.LoggerFactory;
  * nothing was lost or duplicated, every promise held and health went DOWN in every outage.
  *
  * <p>{@code ./mvnw -B -Pfaults -DskipTests package} (reduced run), with {@code -Dfaults.args=--full} for the full
- * one, {@code --topology}, {@code --kafka} or {@code --hostile} ({@link HostileRun}) for the other modes; see README,
- * "Reliability", {@link HarnessOptions#USAGE} and {@link HostileOptions#USAGE}.
+ * one, {@code --topology}, {@code --kafka} or {@code --hostile} ({@link HostileRun}) for the other modes; see
+ * docs/development.md, "Reliability", {@link HarnessOptions#USAGE} and {@link HostileOptions#USAGE}.
  */
 public final class FaultHarness {
 
