@@ -70,8 +70,8 @@ import org.slf4j.LoggerFactory;
  * nothing was lost or duplicated, every promise held and health went DOWN in every outage.
  *
  * <p>{@code ./mvnw -B -Pfaults -DskipTests package} (reduced run), with {@code -Dfaults.args=--full} for the full
- * one, {@code --topology} or {@code --kafka} for the other modes; see docs/development.md, "Reliability", and
- * {@link HarnessOptions#USAGE}.
+ * one, {@code --topology}, {@code --kafka} or {@code --hostile} ({@link HostileRun}) for the other modes; see
+ * docs/development.md, "Reliability", {@link HarnessOptions#USAGE} and {@link HostileOptions#USAGE}.
  */
 public final class FaultHarness {
 
@@ -105,6 +105,9 @@ public final class FaultHarness {
     }
 
     public static void main(String[] args) {
+        if (HostileOptions.asked(args)) {
+            hostile(HarnessArguments.parseOrExit(args, HostileOptions::parse));
+        }
         HarnessOptions options = HarnessArguments.parseOrExit(args, HarnessOptions::parse);
         quietLibraries();
         int exitCode;
@@ -116,6 +119,20 @@ public final class FaultHarness {
             exitCode = 1;
         }
         // the shutdown hooks kill the service if it still runs and drop the database
+        System.exit(exitCode);
+    }
+
+    /** The hostile mode ({@link HostileRun}); exits with its result. */
+    private static void hostile(HostileOptions options) {
+        quietLibraries();
+        int exitCode;
+        try {
+            exitCode = HostileRun.run(options);
+        } catch (Exception e) {
+            System.err.println("hostile run failed: " + e);
+            e.printStackTrace();
+            exitCode = 1;
+        }
         System.exit(exitCode);
     }
 

@@ -73,6 +73,7 @@ public record HarnessOptions(
               --kafka --instances I:     I instances in one consumer group (each with its own embedded Artemis
                                          broker), 1 instance added on top; kills hit a random instance, so that
                                          partitions move between them while the backlog drains
+              --hostile:                 hostile names and bodies, links, FIFOs; options: --hostile --help
             """;
 
     static HarnessOptions parse(String[] args) {
