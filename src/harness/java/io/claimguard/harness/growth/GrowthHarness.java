@@ -21,6 +21,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -49,6 +50,7 @@ public final class GrowthHarness {
     private static final Duration PATIENCE = Duration.ofMinutes(5);
     private static final int FILL_CHUNK = 100_000;
     private static final double DEAD_LETTER_SHARE = 0.05;
+    private static final long DAY_OF_ROWS = 86_400;
     private static final Pattern VERIFIED_AFTER = Pattern.compile("(\\d+) seals verified after it");
     private static final Pattern SEALED_ROWS = Pattern.compile("audit chain intact: (\\d+) rows sealed");
 
@@ -86,14 +88,13 @@ public final class GrowthHarness {
         TestDatabase database = TestDatabase.createSeparate();
         try {
             GrowthHarness harness = new GrowthHarness(jar != null ? jar : ServiceProcess.findJar(), database, work);
-            harness.run(sizes);
-            harness.results.write(resultsDirectory, sizes);
+            harness.run(sizes, resultsDirectory);
         } finally {
             database.drop();
         }
     }
 
-    private void run(List<Long> sizes) throws Exception {
+    private void run(List<Long> sizes, Path resultsDirectory) throws Exception {
         cli(List.of(), "keygen", "--out", key.toString());
         Files.createDirectories(checkpoints);
         Path inbox = Files.createDirectories(work.resolve("inbox"));
@@ -113,28 +114,38 @@ public final class GrowthHarness {
                     count("SELECT count(*) FROM claimguard.dead_letter"));
         }
         Templates templates = Templates.snapshot(database);
+        String stamp = timestamp();
         for (long size : sizes) {
-            long have = count("SELECT count(*) FROM claimguard.verification_audit");
-            if (size > have) {
-                long started = System.nanoTime();
-                templates.fill(database, have, size - have, FILL_CHUNK, DEAD_LETTER_SHARE);
-                results.put("fill (SQL copies, VACUUM ANALYZE)", size, seconds(started), "s");
-            }
-            measure(size, inbox);
+            measure(size, inbox, templates);
+            // after each size, so that a long run keeps what it measured
+            results.write(resultsDirectory, sizes, stamp);
         }
     }
 
-    private void measure(long size, Path inbox) throws Exception {
+    /**
+     * Grows the database to {@code size}: all but the last day of rows with the service stopped (its sealer's catch-up
+     * on that backlog timed), then the last day of rows while it runs, each followed by a checkpoint of the head, so
+     * that an incremental verify-chain has a day of rows after the checkpoint it trusts.
+     */
+    private void measure(long size, Path inbox, Templates templates) throws Exception {
         System.out.printf(Locale.ROOT, "%n== %,d audits ==%n", size);
+        long have = count("SELECT count(*) FROM claimguard.verification_audit");
+        long day = Math.min(DAY_OF_ROWS, Math.max(0, size - have) / 2);
+        long started = System.nanoTime();
+        templates.fill(database, have, size - have - day, FILL_CHUNK, DEAD_LETTER_SHARE);
+        results.put("fill but the last day (SQL copies, VACUUM ANALYZE)", size, seconds(started), "s");
         long backlog = count("SELECT count(*) FROM claimguard.verification_audit")
                 - count("SELECT count(*) FROM claimguard.audit_seal");
         try (Service service = startService(inbox)) {
             catchUp(size, backlog);
-            // two checkpoints: the one before the newest is where an incremental verify-chain starts
-            awaitNewCheckpoints(2);
+            awaitCheckpointOfTheHead();
+            long trusted = newestTreeSize();
+            templates.fill(database, size - day, day, FILL_CHUNK, DEAD_LETTER_SHARE);
+            awaitCount("SELECT count(*) FROM claimguard.audit_seal", size);
+            awaitCheckpointOfTheHead();
             vacuumAnalyze();
             timeStatus(size);
-            timeVerifyChain(size);
+            timeVerifyChain(size, trusted);
             timeProve(size);
             timeExplorer(size, service.managementPort());
         }
@@ -202,7 +213,7 @@ public final class GrowthHarness {
                 backlog / total);
         results.put("sealer catch-up, overall", size, backlog / total, "rows/s");
         for (double at : new double[] {0.1, 0.5, 0.9}) {
-            double rate = rateAround(samples, startSealed + (long) (backlog * at), backlog / 10);
+            double rate = rateAround(samples, startSealed + (long) (backlog * at), backlog / 5);
             System.out.printf(Locale.ROOT, "  at %.0f %% of the backlog: %,.0f rows/s%n", at * 100, rate);
             results.put("sealer catch-up at %.0f %% of the backlog".formatted(at * 100), size, rate, "rows/s");
         }
@@ -226,33 +237,48 @@ public final class GrowthHarness {
         return seconds <= 0 ? Double.NaN : (to[1] - from[1]) / seconds;
     }
 
-    private void awaitNewCheckpoints(int lines) throws Exception {
-        long before = checkpointLines();
+    /** Waits until the service signed a checkpoint of the whole chain as it is now (the head moved, so it will). */
+    private void awaitCheckpointOfTheHead() throws Exception {
+        long seals = count("SELECT count(*) FROM claimguard.audit_seal");
         long deadline = System.nanoTime() + PATIENCE.toNanos();
-        // the head must move between two checkpoints: a file row each time
-        Path inbox = work.resolve("inbox");
-        int dropped = 0;
-        while (checkpointLines() < before + lines) {
+        while (newestTreeSize() < seals) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("no new checkpoints signed");
+                throw new IllegalStateException("no checkpoint of the head's " + seals + " seals was signed");
             }
-            drop(inbox, "growth-head-" + System.nanoTime() + ".json", Files.readAllBytes(Path.of("examples/mode-none.json"))
-                    .clone());
-            dropped++;
-            Thread.sleep(6000);
+            Thread.sleep(500);
         }
-        System.out.printf(Locale.ROOT, "checkpoints: %d lines (%d inputs dropped to move the head)%n", checkpointLines(),
-                dropped);
     }
 
-    private long checkpointLines() throws IOException {
-        long lines = 0;
+    private List<String> checkpointLines() throws IOException {
+        List<String> lines = new ArrayList<>();
         try (Stream<Path> files = Files.list(checkpoints)) {
-            for (Path file : files.toList()) {
-                lines += Files.readAllLines(file).stream().filter(line -> !line.isBlank()).count();
+            for (Path file : files.sorted().toList()) {
+                Files.readAllLines(file).stream().filter(line -> !line.isBlank()).forEach(lines::add);
             }
         }
         return lines;
+    }
+
+    /** A checkpoint line: {@code v1 ORIGIN TREE-SIZE ...}. */
+    private static long treeSize(String line) {
+        return Long.parseLong(line.split(" ")[2]);
+    }
+
+    private long newestTreeSize() throws IOException {
+        return checkpointLines().stream().mapToLong(GrowthHarness::treeSize).max().orElse(0);
+    }
+
+    /** A directory with two of the service's checkpoints: the one of this size, and the newest. */
+    private Path checkpointsFrom(long trustedSize) throws IOException {
+        List<String> lines = checkpointLines();
+        String newest = lines.stream().max(Comparator.comparingLong(GrowthHarness::treeSize)).orElseThrow();
+        String older = lines.stream().filter(line -> treeSize(line) == trustedSize).findFirst().orElseThrow();
+        Path directory = Files.createDirectories(work.resolve("checkpoints-from-" + trustedSize));
+        try (Stream<Path> files = Files.list(checkpoints)) {
+            String name = files.findFirst().orElseThrow().getFileName().toString();
+            Files.writeString(directory.resolve(name), older + "\n" + newest + "\n");
+        }
+        return directory;
     }
 
     // ---- the command line
@@ -273,10 +299,13 @@ public final class GrowthHarness {
         results.put("status: the command (JVM start included)", size, run.seconds(), "s");
     }
 
-    private void timeVerifyChain(long size) throws Exception {
+    /** @param trusted the size of the checkpoint a day of rows before the head */
+    private void timeVerifyChain(long size, long trusted) throws Exception {
         List<String> checkpointOptions = List.of("--checkpoints", checkpoints.toString(), "--public-key", key + ".pub");
-        Run incremental = cli(List.of(), concat(List.of("verify-chain", "--db-url", database.jdbcUrl(), "--db-user",
-                database.username(), "--db-password", database.password()), checkpointOptions));
+        // a day of new rows at one input per second after the checkpoint it trusts
+        Run incremental = cli(List.of(), "verify-chain", "--db-url", database.jdbcUrl(), "--db-user",
+                database.username(), "--db-password", database.password(), "--checkpoints",
+                checkpointsFrom(trusted).toString(), "--public-key", key + ".pub");
         Matcher after = VERIFIED_AFTER.matcher(incremental.out());
         long seals = after.find() ? Long.parseLong(after.group(1)) : -1;
         System.out.printf(Locale.ROOT, "verify-chain incremental: %.2f s for %,d seals after the trusted checkpoint,"

@@ -21,12 +21,11 @@ final class Results {
         figures.computeIfAbsent(operation, o -> new Figure(unit, new LinkedHashMap<>())).bySize().put(size, value);
     }
 
-    void write(Path directory, List<Long> sizes) throws IOException {
+    void write(Path directory, List<Long> sizes, String stamp) throws IOException {
         String markdown = markdown(sizes);
         System.out.println();
         System.out.print(markdown);
         Files.createDirectories(directory);
-        String stamp = GrowthHarness.timestamp();
         Files.writeString(directory.resolve("growth-" + stamp + ".md"), markdown);
         Files.writeString(directory.resolve("growth-" + stamp + ".json"), json());
         System.out.println("written: " + directory.resolve("growth-" + stamp + ".md") + " and .json");
