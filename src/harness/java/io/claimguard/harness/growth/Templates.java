@@ -69,7 +69,7 @@ final class Templates {
                             SELECT nextval('claimguard.verification_audit_id_seq') AS id, g, t.id AS template_id,
                                    date_trunc('second', now()) - ((g * 7919) %% (365 * 86400)) * interval '1 second'
                                        AS received_at
-                            FROM generate_series(%d, %d) AS g
+                            FROM generate_series(%d::bigint, %d::bigint) AS g
                             JOIN growth_template AS t ON t.k = g %% %d""", from, to, templates));
                     statement.execute("INSERT INTO claimguard.verification_audit (id, request_id, source_ref, received_at,"
                             + " input_sha256, audited_at, " + String.join(", ", auditColumns) + ")"
@@ -88,7 +88,7 @@ final class Templates {
                             + " received_at, recorded_at, " + String.join(", ", deadLetterColumns) + ")"
                             + " SELECT 'growth-dead-' || g, date_trunc('second', now()) - ((g * 7919) %% (365 * 86400))"
                             + " * interval '1 second', now(), " + prefixed("d", deadLetterColumns)
-                            + " FROM generate_series(%d, %d) AS g JOIN claimguard.dead_letter AS d ON d.id = %d",
+                            + " FROM generate_series(%d::bigint, %d::bigint) AS g JOIN claimguard.dead_letter AS d ON d.id = %d",
                             from, from + deadLetters - 1, lastDeadLetterTemplateId));
                 }
                 connection.commit();
