@@ -1,7 +1,6 @@
 package io.claimguard.cli;
 
 import io.claimguard.broker.BrokerRole;
-import io.claimguard.status.ChainCheck;
 import io.claimguard.status.Inbox;
 import io.claimguard.status.Part;
 import io.claimguard.status.QueueDepth;
@@ -32,7 +31,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {
             "Show the service's state in one call.",
-            "Inputs audited in the last hour and day by effective verdict, downgrades, dead letters, the last audit's time, the audit chain's head and whether the whole chain verifies (as verify-chain), the backlog: *.json files in the inbox and the depth of the input, output and dead-letter queues. A part that cannot be reached (the broker down) is shown as unavailable with the reason; the rest is still shown.",
+            "Inputs audited in the last hour and day by effective verdict, downgrades, dead letters, the last audit's time, the audit chain's head, its head link checked, and what the newest verify-chain run found (how far, when, from which checkpoint; status does not recompute the chain), the backlog: *.json files in the inbox and the depth of the input, output and dead-letter queues. A part that cannot be reached (the broker down) is shown as unavailable with the reason; the rest is still shown.",
             "The management port's /actuator/claimguard answers the same JSON as --json (checking the chain's head link only)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:all read, the chain verifies (an unreachable broker or inbox is shown, not an error)",
@@ -88,7 +87,7 @@ final class StatusCommand implements Callable<Integer> {
 
     private Part<AuditFacts> auditFacts() {
         try (Connection connection = database.connect()) {
-            return Part.of(StatusReader.read(connection, ChainCheck.FULL));
+            return Part.of(StatusReader.read(connection));
         } catch (ToolFailure e) {
             return Part.unavailable(ToolFailure.describe(e));
         } catch (SQLException e) {

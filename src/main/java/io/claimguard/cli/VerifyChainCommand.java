@@ -1,11 +1,13 @@
 package io.claimguard.cli;
 
+import io.claimguard.checkpoint.Checkpoint;
 import io.claimguard.checkpoint.CheckpointLog.LoggedCheckpoint;
 import io.claimguard.checkpoint.CheckpointReport;
 import io.claimguard.checkpoint.CheckpointVerifier;
 import io.claimguard.checkpoint.Ed25519Keys;
 import io.claimguard.seal.AuditChainVerifier;
 import io.claimguard.seal.ChainReport;
+import io.claimguard.seal.ChainVerification;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.PublicKey;
@@ -25,7 +27,8 @@ import picocli.CommandLine.Spec;
         description = {
             "Check the audit hash chain; name the first altered or removed row.",
             "Recomputes the hash chain of claimguard.audit_seal from the audit rows as they are now and names the first seal or row that was altered or removed. Any login that can read schema claimguard will do.",
-            "With --checkpoints and --public-key it also checks every signed checkpoint in the directories and that the chain still contains each one: seals removed from the end, or a chain rewritten and re-hashed, are named by checkpoint and seal seq."},
+            "With --checkpoints and --public-key it checks every checkpoint's signature and verifies incrementally: only the seals after the head of the checkpoint before the newest, which must still have its signed hash, and that the newest checkpoint extends it. With --full as well it recomputes the whole chain and checks that it still contains every checkpoint (seals removed from the end, or a chain rewritten and re-hashed, are named by checkpoint and seal seq).",
+            "Each run is recorded in claimguard.chain_verification when the login may (claimguard status reports the newest)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the chain is intact (and every checkpoint holds)",
             "1:the chain is broken (the first broken link is named), or a checkpoint does not hold (each is named)",
@@ -40,6 +43,10 @@ final class VerifyChainCommand implements Callable<Integer> {
 
     @Option(names = "--public-key", paramLabel = "FILE", description = "the public key the checkpoints are signed with")
     private Path publicKeyFile;
+
+    @Option(names = "--full", description = "with --checkpoints: recompute the whole chain from its first seal and every"
+            + " checkpoint's Merkle root (streamed, in constant memory), not only the seals after the trusted checkpoint")
+    private boolean full;
 
     @Spec
     private CommandSpec spec;
@@ -56,10 +63,21 @@ final class VerifyChainCommand implements Callable<Integer> {
         ChainReport chain;
         CheckpointReport checked = null;
         try (Connection connection = database.connect()) {
-            chain = AuditChainVerifier.verify(connection);
-            if (publicKey != null) {
-                checked = CheckpointVerifier.verify(connection, checkpoints, publicKey);
+            Checkpoint trusted = publicKey == null || full ? null : CheckpointVerifier.trustedStart(checkpoints, publicKey);
+            if (trusted != null) {
+                chain = AuditChainVerifier.verifyAfter(connection, trusted.headSeq(), trusted.headHash(),
+                        "the signed checkpoint " + trusted.describe());
+                checked = CheckpointVerifier.verifyNewest(connection, checkpoints, publicKey);
+            } else {
+                chain = AuditChainVerifier.verify(connection);
+                if (publicKey != null) {
+                    checked = CheckpointVerifier.verify(connection, checkpoints, publicKey);
+                }
             }
+            String checkpointProblem = checked == null || checked.intact() ? null : checked.problems().get(0);
+            record(connection, trusted == null ? ChainVerification.of(chain, checkpointProblem, null, null, null)
+                    : ChainVerification.of(chain, checkpointProblem, trusted.headSeq(), trusted.treeSize(),
+                            trusted.headSeq()));
         } catch (SQLException e) {
             throw new ToolFailure("cannot check the audit chain at " + database.url() + " as " + database.user(), e);
         }
@@ -68,6 +86,16 @@ final class VerifyChainCommand implements Callable<Integer> {
             checked.lines().forEach(out::println);
         }
         return chain.intact() && (checked == null || checked.intact()) ? ExitCodes.OK : ExitCodes.FINDINGS;
+    }
+
+    /** Keeps the outcome for status; a login that may only read (claimguard_reader) verifies all the same. */
+    private void record(Connection connection, ChainVerification verification) {
+        try {
+            verification.record(connection);
+        } catch (SQLException e) {
+            spec.commandLine().getErr().println("verify-chain: the outcome was not recorded in claimguard.chain_verification"
+                    + " (" + e.getMessage().lines().findFirst().orElse("") + ")");
+        }
     }
 
     private PublicKey publicKey() {

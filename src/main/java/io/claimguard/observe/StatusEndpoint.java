@@ -1,7 +1,6 @@
 package io.claimguard.observe;
 
 import io.claimguard.config.ClaimGuardProperties;
-import io.claimguard.status.ChainCheck;
 import io.claimguard.status.Inbox;
 import io.claimguard.status.Part;
 import io.claimguard.status.QueueDepth;
@@ -21,8 +20,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * {@code /actuator/claimguard}: the same JSON as {@code claimguard status --json}, from the service's own database
- * connection, inbox and embedded broker. As it may be polled often, it checks the chain's head link only (constant
- * time) where the command line checks the whole chain; the JSON says which ({@code audit.chain.check}).
+ * connection, inbox and embedded broker. Like the command line, it checks the chain's head link only (constant
+ * time) and reports the newest verify-chain run, so that it may be polled often.
  */
 @Component
 @Endpoint(id = "claimguard")
@@ -45,7 +44,7 @@ public class StatusEndpoint {
 
     private Part<AuditFacts> auditFacts() {
         try (Connection connection = dataSource.getConnection()) {
-            return Part.of(StatusReader.read(connection, ChainCheck.HEAD_LINK));
+            return Part.of(StatusReader.read(connection));
         } catch (SQLException e) {
             return Part.unavailable("cannot read the audit database: " + e.getMessage());
         }

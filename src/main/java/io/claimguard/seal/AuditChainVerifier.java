@@ -23,24 +23,37 @@ import java.util.Map;
  */
 public final class AuditChainVerifier {
 
-    private static final int PAGE_SIZE = 500;
-    private static final int FETCH_SIZE = 50;
+    /** Rows are read a few at a time: one can be large (the audit JSON of a 1 MiB input). */
+    private static final int FETCH_SIZE = 100;
 
-    private static final String SEALS_AFTER = """
-            SELECT seq, audit_id, previous_hash, hash FROM claimguard.audit_seal
-            WHERE seq > ?
-            ORDER BY seq
-            LIMIT ?
+    /**
+     * Every seal after a seq with its row's content, in seq order, in one query read through a cursor: memory holds
+     * a fetch of rows whatever the chain's length. A seal whose row is gone has a null content.
+     */
+    private static final String SEALS_WITH_CONTENT_AFTER = "SELECT " + SealHash.CONTENT_COLUMNS + """
+            , s.seq, s.audit_id, s.previous_hash, s.hash
+            FROM claimguard.audit_seal AS s
+            LEFT JOIN claimguard.verification_audit AS a ON a.id = s.audit_id
+            WHERE s.seq > ?
+            ORDER BY s.seq
             """;
+
+    /** The seal columns' position after the content's 19. */
+    private static final int SEAL_COLUMNS = 20;
 
     private static final String CONTENT_OF = "SELECT " + SealHash.CONTENT_COLUMNS + """
             FROM claimguard.verification_audit AS a
             WHERE a.id = ANY (?)
             """;
 
+    private static final String HASH_OF_SEAL = "SELECT hash FROM claimguard.audit_seal WHERE seq = ?";
+
+    /**
+     * Rows without a seal, as the difference of two counts that the primary key and the seals' audit_id key answer
+     * (an anti-join of the two tables costs more); exact while every seal's row exists, which the walk checks.
+     */
     private static final String UNSEALED_COUNT = """
-            SELECT count(*) FROM claimguard.verification_audit AS a
-            WHERE NOT EXISTS (SELECT 1 FROM claimguard.audit_seal AS s WHERE s.audit_id = a.id)
+            SELECT (SELECT count(*) FROM claimguard.verification_audit) - (SELECT count(*) FROM claimguard.audit_seal)
             """;
 
     /** The newest two seals, newest first. */
@@ -74,36 +87,75 @@ public final class AuditChainVerifier {
         return brokenLink(newest, before, recomputedHashes(connection, List.of(newest)).get(newest.auditId()));
     }
 
+    /** Verifies the whole chain, from its first seal. */
     public static ChainReport verify(Connection connection) throws SQLException {
+        return inSnapshot(connection, () -> walkChain(connection, null, null));
+    }
+
+    /**
+     * Verifies the seals after a trusted one (the head of a signed checkpoint): that seal must still have the trusted
+     * hash, and every seal after it link to the one before and give its row's hash. The seals up to the trusted one
+     * are taken as the signature vouches for them; {@link #verify} checks them.
+     *
+     * @param trusted how the output names the trusted seal, e.g. the checkpoint it is the head of
+     */
+    public static ChainReport verifyAfter(Connection connection, long trustedSeq, byte[] trustedHash, String trusted)
+            throws SQLException {
+        return inSnapshot(connection, () -> {
+            byte[] stored = hashOfSeal(connection, trustedSeq);
+            if (!Arrays.equals(stored, trustedHash)) {
+                String problem = stored == null ? "seal seq %d, the head of %s, is gone".formatted(trustedSeq, trusted)
+                        : "seal seq %d has another hash than %s: the chain was rewritten and re-hashed at or before it"
+                                .formatted(trustedSeq, trusted);
+                return ChainReport.broken(problem, 0, unsealedCount(connection), null, "seal seq " + trustedSeq);
+            }
+            return walkChain(connection, new StoredSeal(trustedSeq, 0, null, trustedHash), "seal seq " + trustedSeq);
+        });
+    }
+
+    private interface Walk {
+        ChainReport run() throws SQLException;
+    }
+
+    /** One read-only REPEATABLE READ transaction (which also lets the driver read through a cursor). */
+    private static ChainReport inSnapshot(Connection connection, Walk walk) throws SQLException {
         connection.setReadOnly(true);
         connection.setAutoCommit(false);
         connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
         try {
-            return walkChain(connection);
+            return walk.run();
         } finally {
             connection.rollback();
         }
     }
 
-    private static ChainReport walkChain(Connection connection) throws SQLException {
+    /** @param start the seal the walk begins after; null at the chain's start */
+    private static ChainReport walkChain(Connection connection, StoredSeal start, String startedAfter)
+            throws SQLException {
         long verified = 0;
-        StoredSeal previous = null;
-        List<StoredSeal> page = sealsAfter(connection, Long.MIN_VALUE);
-        while (!page.isEmpty()) {
-            Map<Long, byte[]> recomputed = recomputedHashes(connection, page);
-            for (StoredSeal seal : page) {
-                String broken = brokenLink(seal, previous, recomputed.get(seal.auditId()));
-                if (broken != null) {
-                    return ChainReport.broken(broken, verified, unsealedCount(connection));
+        StoredSeal previous = start;
+        try (PreparedStatement query = connection.prepareStatement(SEALS_WITH_CONTENT_AFTER)) {
+            query.setLong(1, start == null ? Long.MIN_VALUE : start.seq());
+            query.setFetchSize(FETCH_SIZE);
+            try (ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    StoredSeal seal = new StoredSeal(rs.getLong(SEAL_COLUMNS), rs.getLong(SEAL_COLUMNS + 1),
+                            rs.getBytes(SEAL_COLUMNS + 2), rs.getBytes(SEAL_COLUMNS + 3));
+                    byte[] recomputed = rs.getString(1) == null ? null
+                            : SealHash.link(seal.previousHash(), SealHash.content(rs));
+                    String broken = brokenLink(seal, previous, recomputed);
+                    if (broken != null) {
+                        Long lastIntact = previous == null || previous == start ? null : previous.seq();
+                        return ChainReport.broken(broken, verified, unsealedCount(connection), lastIntact, startedAfter);
+                    }
+                    previous = seal;
+                    verified++;
                 }
-                previous = seal;
-                verified++;
             }
-            page = sealsAfter(connection, previous.seq());
         }
         long unsealed = unsealedCount(connection);
-        return previous == null ? ChainReport.empty(unsealed)
-                : ChainReport.intact(verified, unsealed, previous.seq(), SealHash.hex(previous.hash()));
+        return previous == null || previous == start ? ChainReport.empty(unsealed, startedAfter)
+                : ChainReport.intact(verified, unsealed, previous.seq(), SealHash.hex(previous.hash()), startedAfter);
     }
 
     /** What is wrong with this seal, given the one before it and the hash its row gives now; null when nothing. */
@@ -122,20 +174,6 @@ public final class AuditChainVerifier {
                     .formatted(seal.auditId(), SealHash.hex(seal.hash()), SealHash.hex(recomputed));
         }
         return null;
-    }
-
-    private static List<StoredSeal> sealsAfter(Connection connection, long seq) throws SQLException {
-        try (PreparedStatement query = connection.prepareStatement(SEALS_AFTER)) {
-            query.setLong(1, seq);
-            query.setInt(2, PAGE_SIZE);
-            List<StoredSeal> seals = new ArrayList<>(PAGE_SIZE);
-            try (ResultSet rs = query.executeQuery()) {
-                while (rs.next()) {
-                    seals.add(storedSeal(rs));
-                }
-            }
-            return seals;
-        }
     }
 
     /**
@@ -163,6 +201,15 @@ public final class AuditChainVerifier {
 
     private static StoredSeal storedSeal(ResultSet rs) throws SQLException {
         return new StoredSeal(rs.getLong(1), rs.getLong(2), rs.getBytes(3), rs.getBytes(4));
+    }
+
+    private static byte[] hashOfSeal(Connection connection, long seq) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(HASH_OF_SEAL)) {
+            query.setLong(1, seq);
+            try (ResultSet rs = query.executeQuery()) {
+                return rs.next() ? rs.getBytes(1) : null;
+            }
+        }
     }
 
     private static long unsealedCount(Connection connection) throws SQLException {

@@ -26,6 +26,12 @@ import javax.sql.DataSource;
  * or the rounds since failed. {@link #sealAllRows()} looks at the whole table and seals such rows too: the caller
  * runs it at start, at least once per {@code window} and after failed rounds, so that every row is sealed.
  *
+ * <p>Within a round each batch goes on from the highest id the round sealed so far instead of from the round's floor:
+ * the rows it passes were either sealed or not yet committed when the batch before looked, and the latter are the
+ * next round's. So a round over a backlog of any size reads each row once, and catching up stays linear (looking
+ * from the floor again for every batch made it quadratic: 100 rows/s at a backlog of a million). The anti-join
+ * bounds the seals it reads by the same id, so that neither side is read from the start.
+ *
  * <p>Only one sealer works at a time, across every service instance on the database: each batch runs in a
  * transaction that first takes a transaction-level advisory lock, and a sealer that does not get it leaves the
  * batch to the one that has it. The chain cannot fork anyway: {@code previous_hash} is unique.
@@ -50,10 +56,11 @@ public final class AuditSealer {
                 LIMIT 1), 0)
             """;
 
-    private static final String UNSEALED_ROWS = "SELECT " + SealHash.CONTENT_COLUMNS + """
+    /** Package-private for the test that shows a batch reads only the rows above where its round got to. */
+    static final String UNSEALED_ROWS = "SELECT " + SealHash.CONTENT_COLUMNS + """
             FROM claimguard.verification_audit AS a
             WHERE a.id > ?
-              AND NOT EXISTS (SELECT 1 FROM claimguard.audit_seal AS s WHERE s.audit_id = a.id)
+              AND NOT EXISTS (SELECT 1 FROM claimguard.audit_seal AS s WHERE s.audit_id = a.id AND s.audit_id > ?)
             ORDER BY a.id
             LIMIT ?
             """;
@@ -89,25 +96,28 @@ public final class AuditSealer {
     }
 
     private int sealRound(boolean wholeTable) throws SQLException {
+        Long after = wholeTable ? Long.valueOf(Long.MIN_VALUE) : null;
         int total = 0;
-        int sealed;
+        Batch batch;
         do {
-            sealed = sealBatch(wholeTable);
-            total += sealed;
-        } while (sealed == batchSize);
+            batch = sealBatch(after);
+            total += batch.sealed();
+            after = batch.lastAuditId();
+        } while (batch.sealed() == batchSize);
         return total;
     }
 
-    private int sealBatch(boolean wholeTable) throws SQLException {
+    /** @param after the id the batch looks above; null for the newest seal older than the window */
+    private Batch sealBatch(Long after) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             // READ COMMITTED: each statement below sees what committed before it, so after the lock it sees the
             // seals of the sealer that held the lock before
             connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
             connection.setAutoCommit(false);
             try {
-                int sealed = lockedByUs(connection) ? appendSeals(connection, wholeTable) : 0;
+                Batch batch = lockedByUs(connection) ? appendSeals(connection, after) : new Batch(0, after);
                 connection.commit();
-                return sealed;
+                return batch;
             } catch (SQLException | RuntimeException e) {
                 rollback(connection, e);
                 throw e;
@@ -115,13 +125,14 @@ public final class AuditSealer {
         }
     }
 
-    private int appendSeals(Connection connection, boolean wholeTable) throws SQLException {
-        long floor = wholeTable ? Long.MIN_VALUE : recentFloor(connection);
+    private Batch appendSeals(Connection connection, Long after) throws SQLException {
+        long floor = after != null ? after : recentFloor(connection);
         byte[] previousHash = chainHead(connection);
         List<Seal> seals = new ArrayList<>();
         try (PreparedStatement rows = connection.prepareStatement(UNSEALED_ROWS)) {
             rows.setLong(1, floor);
-            rows.setInt(2, batchSize);
+            rows.setLong(2, floor);
+            rows.setInt(3, batchSize);
             // rows can be large (the audit JSON of a 1 MiB input): read a few at a time, keep only the hashes
             rows.setFetchSize(FETCH_SIZE);
             try (ResultSet rs = rows.executeQuery()) {
@@ -133,7 +144,7 @@ public final class AuditSealer {
             }
         }
         if (seals.isEmpty()) {
-            return 0;
+            return new Batch(0, floor);
         }
         // executed in order, so seq follows the chain
         try (PreparedStatement insert = connection.prepareStatement(INSERT_SEAL)) {
@@ -145,7 +156,7 @@ public final class AuditSealer {
             }
             insert.executeBatch();
         }
-        return seals.size();
+        return new Batch(seals.size(), seals.get(seals.size() - 1).auditId());
     }
 
     private static boolean lockedByUs(Connection connection) throws SQLException {
@@ -183,5 +194,9 @@ public final class AuditSealer {
     }
 
     private record Seal(long auditId, byte[] previousHash, byte[] hash) {
+    }
+
+    /** How many rows a batch sealed, and the id the next batch of its round looks above. */
+    private record Batch(int sealed, Long lastAuditId) {
     }
 }

@@ -2,7 +2,7 @@ package io.claimguard.status;
 
 import io.claimguard.domain.Verdict;
 import io.claimguard.seal.AuditChainVerifier;
-import io.claimguard.seal.ChainReport;
+import io.claimguard.seal.ChainVerification;
 import io.claimguard.status.StatusReport.AuditFacts;
 import io.claimguard.status.StatusReport.ChainState;
 import io.claimguard.status.StatusReport.Window;
@@ -21,7 +21,9 @@ import java.util.Map;
  * Reads the audit database's part of the status on a plain connection; any login that can read schema claimguard
  * will do. Every query is served by an index, so that it stays fast on millions of rows: the windows by
  * {@code received_at} (the inputs' arrival, which the audit follows within moments), the last audit by the primary
- * key, the chain head by the seal's primary key.
+ * key, the chain head by the seal's primary key. The chain is not recomputed: its head link is checked (constant
+ * time) and the newest verify-chain run recorded in {@code claimguard.chain_verification} says how far it was
+ * verified, when and from which checkpoint. The row counts are index-only scans of the two primary keys.
  */
 public final class StatusReader {
 
@@ -51,6 +53,8 @@ public final class StatusReader {
 
     private static final String CHAIN_HEAD = "SELECT seq, hash FROM claimguard.audit_seal ORDER BY seq DESC LIMIT 1";
 
+    private static final String SEALS_AFTER = "SELECT count(*) FROM claimguard.audit_seal WHERE seq > ?";
+
     private static final String CHAIN_COUNTS = """
             SELECT (SELECT count(*) FROM claimguard.audit_seal), (SELECT count(*) FROM claimguard.verification_audit)
             """;
@@ -58,14 +62,14 @@ public final class StatusReader {
     private StatusReader() {
     }
 
-    /** The audit facts; the chain checked as far as {@code check} says. */
-    public static AuditFacts read(Connection connection, ChainCheck check) throws SQLException {
+    /** The audit facts, the chain's head link checked and its last verification read. */
+    public static AuditFacts read(Connection connection) throws SQLException {
         Map<Verdict, long[]> inputs = inputCounts(connection);
         long[] deadLetters = deadLetterCounts(connection);
         Window lastHour = window(inputs, 0, 2, deadLetters[0]);
         Window lastDay = window(inputs, 1, 3, deadLetters[1]);
         Instant lastAuditAt = lastAuditAt(connection);
-        ChainState chain = chain(connection, check);
+        ChainState chain = chain(connection);
         return new AuditFacts(lastHour, lastDay, lastAuditAt, chain);
     }
 
@@ -117,7 +121,7 @@ public final class StatusReader {
         }
     }
 
-    private static ChainState chain(Connection connection, ChainCheck check) throws SQLException {
+    private static ChainState chain(Connection connection) throws SQLException {
         long sealed;
         long audited;
         try (PreparedStatement query = connection.prepareStatement(CHAIN_COUNTS); ResultSet rs = query.executeQuery()) {
@@ -133,15 +137,19 @@ public final class StatusReader {
                 headHash = HexFormat.of().formatHex(rs.getBytes(2));
             }
         }
-        String firstBreak = switch (check) {
-            case HEAD_LINK -> AuditChainVerifier.headLinkBreak(connection);
-            case FULL -> fullCheckBreak(connection);
-        };
-        return new ChainState(check, firstBreak, sealed, Math.max(0, audited - sealed), headSeq, headHash);
+        String headLinkBreak = AuditChainVerifier.headLinkBreak(connection);
+        ChainVerification last = ChainVerification.newest(connection);
+        long sealsSince = last == null || last.throughSeq() == null ? sealed : sealsAfter(connection, last.throughSeq());
+        return new ChainState(headLinkBreak, sealed, Math.max(0, audited - sealed), headSeq, headHash, last, sealsSince);
     }
 
-    private static String fullCheckBreak(Connection connection) throws SQLException {
-        ChainReport report = AuditChainVerifier.verify(connection);
-        return report.intact() ? null : report.firstBreak();
+    private static long sealsAfter(Connection connection, long seq) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(SEALS_AFTER)) {
+            query.setLong(1, seq);
+            try (ResultSet rs = query.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
     }
 }

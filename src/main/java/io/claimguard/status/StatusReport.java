@@ -1,6 +1,7 @@
 package io.claimguard.status;
 
 import io.claimguard.domain.Verdict;
+import io.claimguard.seal.ChainVerification;
 import io.claimguard.status.Inbox.InboxBacklog;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,18 +43,27 @@ public record StatusReport(Instant generatedAt, Part<AuditFacts> audit, Part<Inb
     }
 
     /**
-     * The audit hash chain.
+     * The audit hash chain: its head link checked now, in constant time, and what the newest verify-chain run found.
      *
-     * @param check how far it was checked: {@link ChainCheck#FULL} or only the head link
-     * @param firstBreak the first broken link found; null when verified
+     * @param headLinkBreak what is wrong with the newest seal's link or row; null when it holds
      * @param headSeq the newest seal's seq; null when nothing is sealed yet
      * @param headHash its hash in hex; null when nothing is sealed yet
+     * @param lastVerification the newest verify-chain run recorded; null when none was
+     * @param sealsSinceVerification seals after the last one that run found intact (all seals when none)
      */
-    public record ChainState(ChainCheck check, String firstBreak, long sealedRows, long unsealedRows, Long headSeq,
-            String headHash) {
+    public record ChainState(String headLinkBreak, long sealedRows, long unsealedRows, Long headSeq, String headHash,
+            ChainVerification lastVerification, long sealsSinceVerification) {
 
         public boolean verified() {
-            return firstBreak == null;
+            return firstBreak() == null;
+        }
+
+        /** The head link's break, else the one the last verification found; null when neither found one. */
+        public String firstBreak() {
+            if (headLinkBreak != null) {
+                return headLinkBreak;
+            }
+            return lastVerification == null ? null : lastVerification.firstBreak();
         }
     }
 
@@ -113,13 +123,33 @@ public record StatusReport(Instant generatedAt, Part<AuditFacts> audit, Part<Inb
 
     private static Map<String, Object> chainJson(ChainState chain) {
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("check", chain.check().jsonName());
+        json.put("check", "head_link");
         json.put("verified", chain.verified());
         json.put("first_break", chain.firstBreak());
         json.put("sealed_rows", chain.sealedRows());
         json.put("unsealed_rows", chain.unsealedRows());
         json.put("head_seq", chain.headSeq());
         json.put("head_hash", chain.headHash());
+        json.put("last_verification", lastVerificationJson(chain));
+        return json;
+    }
+
+    private static Map<String, Object> lastVerificationJson(ChainState chain) {
+        ChainVerification last = chain.lastVerification();
+        if (last == null) {
+            return null;
+        }
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("verified_at", last.verifiedAt().toString());
+        json.put("mode", last.mode());
+        json.put("intact", last.intact());
+        json.put("first_break", last.firstBreak());
+        json.put("from_seq", last.fromSeq());
+        json.put("through_seq", last.throughSeq());
+        json.put("seals_verified", last.sealsVerified());
+        json.put("checkpoint_size", last.checkpointSize());
+        json.put("checkpoint_head_seq", last.checkpointHeadSeq());
+        json.put("seals_since", chain.sealsSinceVerification());
         return json;
     }
 
@@ -156,9 +186,23 @@ public record StatusReport(Instant generatedAt, Part<AuditFacts> audit, Part<Inb
     private static String chainText(ChainState chain) {
         String head = chain.headSeq() == null ? "nothing sealed yet"
                 : "head seq %d hash %s..".formatted(chain.headSeq(), chain.headHash().substring(0, 12));
-        String verdict = chain.verified() ? "verified (" + chain.check().description() + ")"
-                : "DOES NOT VERIFY (" + chain.check().description() + "): " + chain.firstBreak();
+        String verdict;
+        if (chain.headLinkBreak() != null) {
+            verdict = "DOES NOT VERIFY (head link): " + chain.headLinkBreak();
+        } else if (!chain.verified()) {
+            verdict = "DOES NOT VERIFY (" + lastRun(chain.lastVerification()) + "): " + chain.firstBreak();
+        } else {
+            verdict = "head link verified, " + (chain.lastVerification() == null ? "verify-chain never recorded"
+                    : lastRun(chain.lastVerification()) + " intact" + (chain.lastVerification().throughSeq() == null ? ""
+                            : " through seal seq " + chain.lastVerification().throughSeq())
+                            + ", %,d seal(s) since".formatted(chain.sealsSinceVerification()));
+        }
         return "%,d rows sealed, %,d not yet sealed, %s, %s".formatted(chain.sealedRows(), chain.unsealedRows(), head, verdict);
+    }
+
+    private static String lastRun(ChainVerification last) {
+        String from = last.checkpointSize() == null ? "" : " after the checkpoint of size " + last.checkpointSize();
+        return "verify-chain " + last.mode() + from + " at " + last.verifiedAt();
     }
 
     private static String age(Duration age) {

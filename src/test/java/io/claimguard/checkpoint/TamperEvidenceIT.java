@@ -102,6 +102,61 @@ class TamperEvidenceIT {
     }
 
     @Test
+    @DisplayName("Scenario: verify-chain verifies the seals after the checkpoint before the newest, and --full the whole chain")
+    void incrementalVerificationStartsFromTheCheckpointBeforeTheNewest() throws Exception {
+        sealedRows(5);
+        Checkpoint older = checkpoints.checkpointIfMoved().orElseThrow().checkpoint();
+        sealedRows(4);
+        Checkpoint newest = checkpoints.checkpointIfMoved().orElseThrow().checkpoint();
+        sealedRows(3);
+
+        Run intact = verifyIncrementally();
+        assertThat(intact.exitCode()).as(intact.toString()).isZero();
+        assertThat(intact.lines()).contains(
+                "audit chain intact after seal seq %d: 7 seals verified after it, 0 rows not yet sealed"
+                        .formatted(older.headSeq()),
+                "checkpoints intact: 2 signed checkpoints verified against the chain, the newest " + newest.describe());
+        assertThat(lastRecorded()).as("recorded for status")
+                .isEqualTo("incremental from %d through %d, checkpoint size 5, intact"
+                        .formatted(older.headSeq(), sealSeqOf(auditIds.get(11))));
+
+        // a row the older checkpoint vouches for: only the full verification recomputes it
+        asOwner("UPDATE claimguard.verification_audit SET effective_verdict = 'PASS' WHERE id = " + auditIds.get(1));
+        assertThat(verifyIncrementally().exitCode()).isZero();
+        Run full = verify();
+        assertThat(full.exitCode()).isEqualTo(1);
+        assertThat(full.lines().get(0)).startsWith("audit_id=" + auditIds.get(1) + ": content altered");
+        asOwner("UPDATE claimguard.verification_audit SET effective_verdict = 'REJECT' WHERE id = " + auditIds.get(1));
+
+        // a row after it, and the newest checkpoint's head re-hashed: both named
+        asOwner("UPDATE claimguard.verification_audit SET effective_verdict = 'PASS' WHERE id = " + auditIds.get(6));
+        Run changed = verifyIncrementally();
+        assertThat(changed.exitCode()).isEqualTo(1);
+        assertThat(changed.lines().get(0)).startsWith("audit_id=" + auditIds.get(6) + ": content altered");
+        assertThat(lastRecorded()).startsWith("incremental from %d through %d, checkpoint size 5, broken"
+                .formatted(older.headSeq(), sealSeqOf(auditIds.get(5))));
+        asOwner("UPDATE claimguard.verification_audit SET effective_verdict = 'REJECT' WHERE id = " + auditIds.get(6));
+
+        asOwner("UPDATE claimguard.audit_seal SET hash = sha256(hash) WHERE seq = " + newest.headSeq());
+        Run rehashed = verifyIncrementally();
+        assertThat(rehashed.exitCode()).isEqualTo(1);
+        assertThat(rehashed.lines()).anyMatch(line -> line.contains("seal seq %d has another hash than the one signed"
+                .formatted(newest.headSeq())));
+    }
+
+    /** The newest row of claimguard.chain_verification, in short. */
+    private String lastRecorded() throws SQLException {
+        try (Connection connection = database.connect(); Statement query = connection.createStatement();
+                ResultSet rs = query.executeQuery("""
+                        SELECT mode || ' from ' || from_seq || ' through ' || through_seq || ', checkpoint size '
+                               || checkpoint_size || ', ' || CASE WHEN intact THEN 'intact' ELSE 'broken' END
+                        FROM claimguard.chain_verification ORDER BY id DESC LIMIT 1""")) {
+            assertThat(rs.next()).as("a recorded verification").isTrue();
+            return rs.getString(1);
+        }
+    }
+
+    @Test
     @DisplayName("Scenario: A changed row is named by the chain, and the checkpoints still hold")
     void changedRowIsNamed() throws Exception {
         sealedRows(6);
@@ -545,14 +600,22 @@ class TamperEvidenceIT {
                 "claimguard/test-origin", Duration.ofMinutes(1), Clock.fixed(NOON, ZoneOffset.UTC));
     }
 
+    /** The full verification: the whole chain and every checkpoint. */
     private Run verify() {
         return cli(verifyArguments(checkpointDirectory));
+    }
+
+    /** verify-chain with the checkpoints, without --full: the seals after the checkpoint before the newest. */
+    private Run verifyIncrementally() {
+        return cli("verify-chain", "--db-url", database.jdbcUrl(), "--db-user", database.username(),
+                "--db-password", database.password(), "--checkpoints", checkpointDirectory.toString(),
+                "--public-key", keyFile + ".pub");
     }
 
     private String[] verifyArguments(Path directory) {
         return new String[] {"verify-chain", "--db-url", database.jdbcUrl(), "--db-user", database.username(),
             "--db-password", database.password(), "--checkpoints", directory.toString(),
-            "--public-key", keyFile + ".pub"};
+            "--public-key", keyFile + ".pub", "--full"};
     }
 
     private static Run cli(String... args) {

@@ -94,6 +94,8 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
         assertThat(grants).containsExactly(
                 "audit_seal INSERT", "audit_seal SELECT",
                 "audit_seal_seq_seq USAGE",
+                "chain_verification INSERT", "chain_verification SELECT",
+                "chain_verification_id_seq USAGE",
                 "claim_check INSERT", "claim_check SELECT",
                 "dead_letter INSERT", "dead_letter SELECT",
                 "dead_letter_id_seq USAGE",

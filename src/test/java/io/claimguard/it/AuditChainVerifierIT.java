@@ -170,7 +170,7 @@ class AuditChainVerifierIT extends ServiceTestSupport {
         Checkpoint newest = log.latest().orElseThrow().checkpoint();
         assertThat(newest.origin()).isEqualTo("claimguard/127.0.0.1:" + DATABASE_PROXY.port() + "/" + DATABASE.databaseName());
 
-        Run run = verify("--checkpoints", CHECKPOINTS.toString(), "--public-key", CHECKPOINT_KEY + ".pub");
+        Run run = verify("--checkpoints", CHECKPOINTS.toString(), "--public-key", CHECKPOINT_KEY + ".pub", "--full");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.lines()).anyMatch(line -> line.matches("checkpoints intact: \\d+ signed checkpoints verified against"

@@ -54,7 +54,7 @@ class StatusIT extends ServiceTestSupport {
             assertThat(is.path("inputs").asLong()).isEqualTo(sum(is.path("by_verdict")));
         }
         JsonNode chain = after.path("audit").path("chain");
-        assertThat(chain.path("check").asString()).isEqualTo("full");
+        assertThat(chain.path("check").asString()).isEqualTo("head_link");
         assertThat(chain.path("verified").asBoolean()).as(chain.toString()).isTrue();
         assertThat(chain.path("head_seq").asLong()).isGreaterThanOrEqualTo(sealSeqOf(rejected.get(1)));
         assertThat(chain.path("sealed_rows").asLong()).isPositive();
@@ -68,7 +68,7 @@ class StatusIT extends ServiceTestSupport {
         assertThat(text.out()).containsPattern("(?m)^audited +[0-9,]+ +[0-9,]+$")
                 .containsPattern("(?m)^  REJECT +[0-9,]+ +[0-9,]+$")
                 .containsPattern("(?m)^last audit: \\S+ \\(\\d+ s ago\\)$")
-                .containsPattern("(?m)^chain: [0-9,]+ rows sealed, [0-9,]+ not yet sealed, head seq \\d+ hash [0-9a-f]{12}\\.\\., verified \\(full check\\)$")
+                .containsPattern("(?m)^chain: [0-9,]+ rows sealed, [0-9,]+ not yet sealed, head seq \\d+ hash [0-9a-f]{12}\\.\\., head link verified, .+$")
                 .contains("inbox: ", " waiting in " + INBOX)
                 .contains("queues: at " + BROKER + ": " + INPUT_QUEUE + " ");
     }
@@ -102,9 +102,11 @@ class StatusIT extends ServiceTestSupport {
 
         CliRun text;
         CliRun json;
+        CliRun verified;
         // as the owner, behind the service's back; put back at once, for the other tests share the chain
         SQL.update("UPDATE claimguard.verification_audit SET effective_verdict = 'PASS' WHERE id = ?", auditId);
         try {
+            verified = verifyChain();
             text = status("--broker", BROKER);
             json = status("--broker", BROKER, "--json");
         } finally {
@@ -112,13 +114,47 @@ class StatusIT extends ServiceTestSupport {
         }
 
         String altered = "audit_id=" + auditId + ": content altered";
+        assertThat(verified.exitCode()).as(verified.toString()).isEqualTo(1);
         assertThat(text.exitCode()).as(text.toString()).isEqualTo(1);
-        assertThat(text.out()).containsPattern("(?m)^chain: .*, DOES NOT VERIFY \\(full check\\): " + altered);
+        assertThat(text.out()).containsPattern("(?m)^chain: .*, DOES NOT VERIFY \\((head link|verify-chain full at \\S+)\\): " + altered);
         assertThat(json.exitCode()).isEqualTo(1);
         JsonNode chain = JSON.readTree(json.out()).path("audit").path("chain");
         assertThat(chain.path("verified").asBoolean()).isFalse();
         assertThat(chain.path("first_break").asString()).startsWith(altered);
-        assertThat(status("--broker", BROKER).exitCode()).as("restored").isZero();
+        assertThat(chain.path("last_verification").path("intact").asBoolean()).isFalse();
+        try {
+            assertThat(status("--broker", BROKER).exitCode()).as("until verify-chain runs again").isEqualTo(1);
+        } finally {
+            assertThat(verifyChain().exitCode()).as("restored").isZero();
+        }
+        assertThat(status("--broker", BROKER).exitCode()).as("restored and verified again").isZero();
+    }
+
+    @Test
+    @DisplayName("Scenario: Status reports how far, when and how the chain was last verified, without recomputing it")
+    void statusReportsTheLastVerification() {
+        String requestId = uniqueId("status-verified");
+        sendText(passingV1(requestId), requestId);
+        awaitAuditRow(requestId);
+        await().atMost(PATIENCE).until(() -> sealed(requestId));
+        long headBefore = sealSeqOf(requestId);
+
+        CliRun verified = verifyChain();
+        assertThat(verified.exitCode()).as(verified.toString()).isZero();
+        String later = uniqueId("status-after-verification");
+        sendText(passingV1(later), later);
+        awaitAuditRow(later);
+        await().atMost(PATIENCE).until(() -> sealed(later));
+        JsonNode chain = statusJson(BROKER).path("audit").path("chain");
+
+        assertThat(chain.path("verified").asBoolean()).as(chain.toString()).isTrue();
+        JsonNode last = chain.path("last_verification");
+        assertThat(last.path("mode").asString()).isEqualTo("full");
+        assertThat(last.path("intact").asBoolean()).isTrue();
+        assertThat(last.path("from_seq").isNull()).as("from the chain's start").isTrue();
+        assertThat(last.path("through_seq").asLong()).isGreaterThanOrEqualTo(headBefore).isLessThan(sealSeqOf(later));
+        assertThat(last.path("verified_at").asString()).isNotBlank();
+        assertThat(last.path("seals_since").asLong()).as("the later row's seal at least").isPositive();
     }
 
     @Test
@@ -154,6 +190,11 @@ class StatusIT extends ServiceTestSupport {
                 "--broker-credentials", BROKER_CREDENTIALS.toString()));
         args.addAll(List.of(options));
         return CliRun.of(args.toArray(String[]::new));
+    }
+
+    private static CliRun verifyChain() {
+        return CliRun.of("verify-chain", "--db-url", DATABASE.jdbcUrl(), "--db-user", DATABASE.username(),
+                "--db-password", DATABASE.password());
     }
 
     private static JsonNode statusJson(String broker) {

@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -144,6 +146,69 @@ class AuditSealerIT {
 
         assertThat(unusual).isEqualTo(plain);
         assertThat(SealHash.link(SealHash.GENESIS, unusual)).isEqualTo(SealHash.link(SealHash.GENESIS, plain));
+    }
+
+    @Test
+    @DisplayName("Scenario: A round over a backlog goes on from the last row it sealed, so catching up stays linear")
+    void roundOverABacklogGoesOnFromTheLastRowItSealed() throws SQLException {
+        long before = chainSize();
+        try (Connection owner = database.connect(); Statement fill = owner.createStatement()) {
+            fill.execute("""
+                    INSERT INTO claimguard.verification_audit (
+                        request_id, source, source_ref, received_at, effective_verdict, downgraded, guard_reasons,
+                        projection_mode, audit, input_sha256)
+                    SELECT 'backlog-' || n, 'file', 'backlog-' || n, now(), 'PASS', false, '{}', 'none', '{}',
+                           sha256(('backlog-' || n || '-' || gen_random_uuid())::bytea)
+                    FROM generate_series(1, 3000) AS n""");
+        }
+        AuditSealer catchingUp = new AuditSealer(writer, 500, WINDOW);
+        assertThat(catchingUp.sealNewRows()).as("the whole backlog in one round").isEqualTo(3000);
+        assertThat(chainSize()).isEqualTo(before + 3000);
+        try (Connection owner = database.connect(); Statement analyze = owner.createStatement()) {
+            analyze.execute("VACUUM ANALYZE claimguard.verification_audit, claimguard.audit_seal");
+        }
+        long nearTheEnd = highestAuditId() - 10;
+
+        assertThat(rowsReadByABatch(nearTheEnd)).as("rows a batch reads above the last row its round sealed")
+                .isLessThan(100);
+        assertThat(rowsReadByABatch(0)).as("rows a batch reads from the start").isGreaterThan(3000);
+    }
+
+    /** Rows read by every scan of the sealer's batch query looking above this id (EXPLAIN ANALYZE). */
+    private static long rowsReadByABatch(long above) throws SQLException {
+        Pattern scanned = Pattern.compile("Scan.*actual time=\\S+ rows=(\\d+) loops=(\\d+)");
+        long read = 0;
+        try (Connection connection = writer.getConnection();
+                PreparedStatement explain = connection.prepareStatement("EXPLAIN ANALYZE " + AuditSealer.UNSEALED_ROWS)) {
+            explain.setLong(1, above);
+            explain.setLong(2, above);
+            explain.setInt(3, 500);
+            try (ResultSet rs = explain.executeQuery()) {
+                while (rs.next()) {
+                    Matcher scan = scanned.matcher(rs.getString(1));
+                    if (scan.find()) {
+                        read += Long.parseLong(scan.group(1)) * Long.parseLong(scan.group(2));
+                    }
+                }
+            }
+        }
+        return read;
+    }
+
+    private static long chainSize() throws SQLException {
+        return longOf("SELECT count(*) FROM claimguard.audit_seal");
+    }
+
+    private static long highestAuditId() throws SQLException {
+        return longOf("SELECT max(id) FROM claimguard.verification_audit");
+    }
+
+    private static long longOf(String sql) throws SQLException {
+        try (Connection connection = database.connect(); Statement query = connection.createStatement();
+                ResultSet rs = query.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     @Test

@@ -871,13 +871,14 @@ public final class FaultHarness {
     }
 
     /**
-     * After the run, as an auditor would: {@code verify-chain} against every instance's checkpoints, which must hold;
+     * After the run, as an auditor would: {@code verify-chain --full} against every instance's checkpoints, which must hold;
      * and the newest checkpoint, written when the last instance stopped, must cover every seal.
      */
     private static List<String> verifyChain(TestDatabase database, List<Path> checkpointDirectories, Path publicKey,
             Connection sql, List<String> problems) throws SQLException {
         List<String> args = new ArrayList<>(List.of("verify-chain", "--db-url", database.jdbcUrl(), "--db-user",
-                database.username(), "--db-password", database.password(), "--public-key", publicKey.toString()));
+                database.username(), "--db-password", database.password(), "--public-key", publicKey.toString(),
+                "--full"));
         checkpointDirectories.forEach(directory -> args.addAll(List.of("--checkpoints", directory.toString())));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -1,0 +1,512 @@
+package io.claimguard.harness.growth;
+
+import io.claimguard.status.StatusReader;
+import io.claimguard.testkit.ExplorerClient;
+import io.claimguard.testkit.FreePort;
+import io.claimguard.testkit.ServiceProcess;
+import io.claimguard.testkit.TestDatabase;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * What every operation an operator or analyst runs costs as the audit tables grow: a database of its own grown to each
+ * size by SQL copies of real rows (the examples' envelopes audited by the service jar, with their claim checks and
+ * findings; 5 % dead letters; received over the last 365 days), sealed by the service's own sealer (its catch-up
+ * timed at several points of the backlog), VACUUM ANALYZE after each fill; then status, verify-chain (incremental and
+ * full, with peak memory), prove, verify-receipt, the explorer's overview and list filters (HTTP with a login), each
+ * analyst view for one day and for all time, and the size on disk per relation and per audit. Prints a table
+ * (operation x size, with the trend) and writes it to bench/results/growth-TIMESTAMP.md and .json.
+ *
+ * <p>{@code ./mvnw -B -Pgrowth -DskipTests package [-Dgrowth.args="--sizes 100000,1000000"]}
+ */
+public final class GrowthHarness {
+
+    static final String USAGE = """
+            usage: GrowthHarness [--sizes N,N,...] [--jar JAR] [--results DIR]
+              defaults: --sizes 100000,1000000 --results bench/results
+            """;
+    private static final Duration PATIENCE = Duration.ofMinutes(5);
+    private static final int FILL_CHUNK = 100_000;
+    private static final double DEAD_LETTER_SHARE = 0.05;
+    private static final long DAY_OF_ROWS = 86_400;
+    private static final Pattern VERIFIED_AFTER = Pattern.compile("(\\d+) seals verified after it");
+    private static final Pattern SEALED_ROWS = Pattern.compile("audit chain intact: (\\d+) rows sealed");
+
+    private final Path jar;
+    private final TestDatabase database;
+    private final Path work;
+    private final Path checkpoints;
+    private final Path key;
+    private final Results results = new Results();
+
+    private GrowthHarness(Path jar, TestDatabase database, Path work) {
+        this.jar = jar;
+        this.database = database;
+        this.work = work;
+        this.checkpoints = work.resolve("checkpoints");
+        this.key = work.resolve("checkpoint.key");
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<Long> sizes = List.of(100_000L, 1_000_000L);
+        Path jar = null;
+        Path resultsDirectory = Path.of("bench/results");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--sizes" -> sizes = Stream.of(args[++i].split(",")).map(String::trim).map(Long::parseLong).toList();
+                case "--jar" -> jar = Path.of(args[++i]);
+                case "--results" -> resultsDirectory = Path.of(args[++i]);
+                default -> {
+                    System.err.print(USAGE);
+                    System.exit(2);
+                }
+            }
+        }
+        Path work = Files.createTempDirectory("claimguard-growth-");
+        TestDatabase database = TestDatabase.createSeparate();
+        try {
+            GrowthHarness harness = new GrowthHarness(jar != null ? jar : ServiceProcess.findJar(), database, work);
+            harness.run(sizes, resultsDirectory);
+        } finally {
+            database.drop();
+        }
+    }
+
+    private void run(List<Long> sizes, Path resultsDirectory) throws Exception {
+        cli(List.of(), "keygen", "--out", key.toString());
+        Files.createDirectories(checkpoints);
+        Path inbox = Files.createDirectories(work.resolve("inbox"));
+        try (Service service = startService(inbox)) {
+            List<Path> examples;
+            try (Stream<Path> files = Files.list(Path.of("examples"))) {
+                examples = files.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+            }
+            for (Path example : examples) {
+                drop(inbox, example.getFileName().toString(), Files.readAllBytes(example));
+            }
+            drop(inbox, "not-json.json", "this is not JSON".getBytes(StandardCharsets.US_ASCII));
+            awaitCount("SELECT count(*) FROM claimguard.verification_audit", examples.size() - 1);
+            awaitCount("SELECT count(*) FROM claimguard.dead_letter", 1);
+            System.out.printf(Locale.ROOT, "templates: %d audited rows and %d dead letters from examples/%n",
+                    count("SELECT count(*) FROM claimguard.verification_audit"),
+                    count("SELECT count(*) FROM claimguard.dead_letter"));
+        }
+        Templates templates = Templates.snapshot(database);
+        String stamp = timestamp();
+        for (long size : sizes) {
+            measure(size, inbox, templates);
+            // after each size, so that a long run keeps what it measured
+            results.write(resultsDirectory, sizes, stamp);
+        }
+    }
+
+    /**
+     * Grows the database to {@code size}: all but the last day of rows with the service stopped (its sealer's catch-up
+     * on that backlog timed), then the last day of rows while it runs, each followed by a checkpoint of the head, so
+     * that an incremental verify-chain has a day of rows after the checkpoint it trusts.
+     */
+    private void measure(long size, Path inbox, Templates templates) throws Exception {
+        System.out.printf(Locale.ROOT, "%n== %,d audits ==%n", size);
+        long have = count("SELECT count(*) FROM claimguard.verification_audit");
+        long day = Math.min(DAY_OF_ROWS, Math.max(0, size - have) / 2);
+        long started = System.nanoTime();
+        templates.fill(database, have, size - have - day, FILL_CHUNK, DEAD_LETTER_SHARE);
+        results.put("fill but the last day (SQL copies, VACUUM ANALYZE)", size, seconds(started), "s");
+        long backlog = count("SELECT count(*) FROM claimguard.verification_audit")
+                - count("SELECT count(*) FROM claimguard.audit_seal");
+        try (Service service = startService(inbox)) {
+            catchUp(size, backlog);
+            awaitCheckpointOfTheHead();
+            long trusted = newestTreeSize();
+            templates.fill(database, size - day, day, FILL_CHUNK, DEAD_LETTER_SHARE);
+            awaitCount("SELECT count(*) FROM claimguard.audit_seal", size);
+            awaitCheckpointOfTheHead();
+            vacuumAnalyze();
+            timeStatus(size);
+            timeVerifyChain(size, trusted);
+            timeProve(size);
+            timeExplorer(size, service.managementPort());
+        }
+        timeAnalystViews(size);
+        sizeOnDisk(size);
+    }
+
+    // ---- the service
+
+    private record Service(ServiceProcess process, int managementPort) implements AutoCloseable {
+        @Override
+        public void close() {
+            process.close();
+        }
+    }
+
+    private Service startService(Path inbox) throws IOException {
+        int managementPort = FreePort.onLoopback();
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("spring.datasource.url", database.jdbcUrl());
+        properties.put("spring.datasource.username", database.username());
+        properties.put("spring.datasource.password", database.password());
+        properties.put("claimguard.management.port", Integer.toString(managementPort));
+        properties.put("claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + FreePort.onLoopback());
+        properties.put("claimguard.broker.data-directory", work.resolve("artemis").toString());
+        properties.put("claimguard.file.inbox", inbox.toString());
+        properties.put("claimguard.file.outbox", work.resolve("outbox").toString());
+        properties.put("claimguard.explorer.enabled", "true");
+        properties.put("claimguard.checkpoint.private-key", key.toString());
+        properties.put("claimguard.checkpoint.directory", checkpoints.toString());
+        properties.put("claimguard.checkpoint.period", "5s");
+        ServiceProcess process = new ServiceProcess(jar, ServiceProcess.DEFAULT_JVM_OPTIONS, properties,
+                Files.createDirectories(work.resolve("logs")), managementPort);
+        process.start();
+        process.awaitReady(PATIENCE);
+        return new Service(process, managementPort);
+    }
+
+    private static void drop(Path inbox, String name, byte[] content) throws IOException {
+        Path temporary = inbox.resolve("." + name + ".tmp");
+        Files.write(temporary, content);
+        Files.move(temporary, inbox.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    // ---- the sealer's catch-up
+
+    /** Seals counted every second until the backlog is sealed: the rate over each tenth of it. */
+    private void catchUp(long size, long backlog) throws Exception {
+        long target = count("SELECT count(*) FROM claimguard.verification_audit");
+        long start = System.nanoTime();
+        long startSealed = count("SELECT count(*) FROM claimguard.audit_seal");
+        List<long[]> samples = new ArrayList<>();
+        samples.add(new long[] {0, startSealed});
+        long sealed = startSealed;
+        while (sealed < target) {
+            if (System.nanoTime() - start > Duration.ofHours(2).toNanos()) {
+                throw new IllegalStateException("the sealer did not catch up in 2 hours: " + sealed + " of " + target);
+            }
+            Thread.sleep(1000);
+            sealed = count("SELECT count(*) FROM claimguard.audit_seal");
+            samples.add(new long[] {System.nanoTime() - start, sealed});
+        }
+        double total = (samples.get(samples.size() - 1)[0]) / 1e9;
+        System.out.printf(Locale.ROOT, "sealer catch-up: %,d rows in %.1f s (%,.0f rows/s overall)%n", backlog, total,
+                backlog / total);
+        results.put("sealer catch-up, overall", size, backlog / total, "rows/s");
+        for (double at : new double[] {0.1, 0.5, 0.9}) {
+            double rate = rateAround(samples, startSealed + (long) (backlog * at), backlog / 5);
+            System.out.printf(Locale.ROOT, "  at %.0f %% of the backlog: %,.0f rows/s%n", at * 100, rate);
+            results.put("sealer catch-up at %.0f %% of the backlog".formatted(at * 100), size, rate, "rows/s");
+        }
+    }
+
+    /** Rows per second over the samples from {@code around - span/2} to {@code around + span/2} sealed. */
+    private static double rateAround(List<long[]> samples, long around, long span) {
+        long[] from = samples.get(0);
+        long[] to = samples.get(samples.size() - 1);
+        for (long[] sample : samples) {
+            if (sample[1] <= around - span / 2) {
+                from = sample;
+            }
+        }
+        for (int i = samples.size() - 1; i >= 0; i--) {
+            if (samples.get(i)[1] >= around + span / 2) {
+                to = samples.get(i);
+            }
+        }
+        double seconds = (to[0] - from[0]) / 1e9;
+        return seconds <= 0 ? Double.NaN : (to[1] - from[1]) / seconds;
+    }
+
+    /** Waits until the service signed a checkpoint of the whole chain as it is now (the head moved, so it will). */
+    private void awaitCheckpointOfTheHead() throws Exception {
+        long seals = count("SELECT count(*) FROM claimguard.audit_seal");
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (newestTreeSize() < seals) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no checkpoint of the head's " + seals + " seals was signed");
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private List<String> checkpointLines() throws IOException {
+        List<String> lines = new ArrayList<>();
+        try (Stream<Path> files = Files.list(checkpoints)) {
+            for (Path file : files.sorted().toList()) {
+                Files.readAllLines(file).stream().filter(line -> !line.isBlank()).forEach(lines::add);
+            }
+        }
+        return lines;
+    }
+
+    /** A checkpoint line: {@code v1 ORIGIN TREE-SIZE ...}. */
+    private static long treeSize(String line) {
+        return Long.parseLong(line.split(" ")[2]);
+    }
+
+    private long newestTreeSize() throws IOException {
+        return checkpointLines().stream().mapToLong(GrowthHarness::treeSize).max().orElse(0);
+    }
+
+    /** A directory with two of the service's checkpoints: the one of this size, and the newest. */
+    private Path checkpointsFrom(long trustedSize) throws IOException {
+        List<String> lines = checkpointLines();
+        String newest = lines.stream().max(Comparator.comparingLong(GrowthHarness::treeSize)).orElseThrow();
+        String older = lines.stream().filter(line -> treeSize(line) == trustedSize).findFirst().orElseThrow();
+        Path directory = Files.createDirectories(work.resolve("checkpoints-from-" + trustedSize));
+        try (Stream<Path> files = Files.list(checkpoints)) {
+            String name = files.findFirst().orElseThrow().getFileName().toString();
+            Files.writeString(directory.resolve(name), older + "\n" + newest + "\n");
+        }
+        return directory;
+    }
+
+    // ---- the command line
+
+    private void timeStatus(long size) throws Exception {
+        // the database's part, as the command line and the endpoint read it
+        long started = System.nanoTime();
+        try (Connection connection = database.connect()) {
+            StatusReader.read(connection);
+        }
+        double queries = seconds(started);
+        Run run = cli(List.of(), "status", "--json", "--inbox", work.resolve("inbox").toString(),
+                "--db-url", database.jdbcUrl(), "--db-user", database.username(), "--db-password", database.password(),
+                "--broker", "tcp://127.0.0.1:" + FreePort.onLoopback());
+        System.out.printf(Locale.ROOT, "status: its queries %.3f s; the command %.2f s (exit %d)%n", queries, run.seconds(),
+                run.exitCode());
+        results.put("status: its queries", size, queries, "s");
+        results.put("status: the command (JVM start included)", size, run.seconds(), "s");
+    }
+
+    /** @param trusted the size of the checkpoint a day of rows before the head */
+    private void timeVerifyChain(long size, long trusted) throws Exception {
+        List<String> checkpointOptions = List.of("--checkpoints", checkpoints.toString(), "--public-key", key + ".pub");
+        // a day of new rows at one input per second after the checkpoint it trusts
+        Run incremental = cli(List.of(), "verify-chain", "--db-url", database.jdbcUrl(), "--db-user",
+                database.username(), "--db-password", database.password(), "--checkpoints",
+                checkpointsFrom(trusted).toString(), "--public-key", key + ".pub");
+        Matcher after = VERIFIED_AFTER.matcher(incremental.out());
+        long seals = after.find() ? Long.parseLong(after.group(1)) : -1;
+        System.out.printf(Locale.ROOT, "verify-chain incremental: %.2f s for %,d seals after the trusted checkpoint,"
+                + " peak RSS %,d MB (exit %d)%n", incremental.seconds(), seals, incremental.peakRssMb(),
+                incremental.exitCode());
+        results.put("verify-chain incremental: time", size, incremental.seconds(), "s");
+        results.put("verify-chain incremental: seals verified", size, seals, "seals");
+        results.put("verify-chain incremental: peak RSS", size, incremental.peakRssMb(), "MB");
+
+        Run full = cli(List.of("-Xmx200m"), concat(List.of("verify-chain", "--full", "--db-url", database.jdbcUrl(),
+                "--db-user", database.username(), "--db-password", database.password()), checkpointOptions));
+        Matcher sealed = SEALED_ROWS.matcher(full.out());
+        long all = sealed.find() ? Long.parseLong(sealed.group(1)) : -1;
+        System.out.printf(Locale.ROOT, "verify-chain --full (-Xmx200m): %.1f s for %,d seals (%,.0f seals/s), peak RSS"
+                + " %,d MB (exit %d)%n", full.seconds(), all, all / full.seconds(), full.peakRssMb(), full.exitCode());
+        results.put("verify-chain --full: time", size, full.seconds(), "s");
+        results.put("verify-chain --full: rate", size, all / full.seconds(), "seals/s");
+        results.put("verify-chain --full: peak RSS (-Xmx200m)", size, full.peakRssMb(), "MB");
+        if (incremental.exitCode() != 0 || full.exitCode() != 0) {
+            throw new IllegalStateException("verify-chain did not pass:\n" + incremental + "\n" + full);
+        }
+    }
+
+    private void timeProve(long size) throws Exception {
+        long auditId = count("SELECT audit_id FROM claimguard.audit_seal WHERE seq = (SELECT min(seq) + 7 FROM"
+                + " claimguard.audit_seal)");
+        Path receipt = work.resolve("receipt-" + size + ".json");
+        Run prove = cli(List.of(), "prove", "--audit-id", Long.toString(auditId), "--checkpoints", checkpoints.toString(),
+                "--out", receipt.toString(), "--db-url", database.jdbcUrl(), "--db-user", database.username(),
+                "--db-password", database.password());
+        Run verify = cli(List.of(), "verify-receipt", receipt.toString(), "--public-key", key + ".pub");
+        System.out.printf(Locale.ROOT, "prove: %.2f s (exit %d); verify-receipt: %.2f s (exit %d)%n", prove.seconds(),
+                prove.exitCode(), verify.seconds(), verify.exitCode());
+        results.put("prove (JVM start included)", size, prove.seconds(), "s");
+        results.put("verify-receipt (JVM start included)", size, verify.seconds(), "s");
+        Run help = cli(List.of(), "--version");
+        results.put("the command line's own start (--version)", size, help.seconds(), "s");
+        if (prove.exitCode() != 0 || verify.exitCode() != 0) {
+            throw new IllegalStateException("prove or verify-receipt failed:\n" + prove + "\n" + verify);
+        }
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+
+    private record Run(int exitCode, double seconds, long peakRssMb, String out) {
+    }
+
+    private Run cli(List<String> jvmOptions, String... args) throws Exception {
+        return cli(jvmOptions, List.of(args));
+    }
+
+    /** The jar's command line under /usr/bin/time, for its peak resident memory. */
+    private Run cli(List<String> jvmOptions, List<String> args) throws Exception {
+        Path timeFile = work.resolve("time.txt");
+        List<String> command = new ArrayList<>(List.of("/usr/bin/time", "-f", "%M", "-o", timeFile.toString(), "java"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", jar.toString()));
+        command.addAll(args);
+        Path output = work.resolve("cli.out");
+        long started = System.nanoTime();
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        int exit = process.waitFor();
+        double took = seconds(started);
+        String time = Files.readString(timeFile).trim();
+        long peakKb = Long.parseLong(time.substring(time.lastIndexOf('\n') + 1).trim());
+        return new Run(exit, took, peakKb / 1024, Files.readString(output));
+    }
+
+    // ---- the explorer
+
+    private void timeExplorer(long size, int managementPort) {
+        ExplorerClient explorer = ExplorerClient.logIn(managementPort);
+        String day = LocalDate.now(ZoneOffset.UTC).minusDays(100).toString();
+        String nextDay = LocalDate.now(ZoneOffset.UTC).minusDays(99).toString();
+        Map<String, String> pages = new LinkedHashMap<>();
+        pages.put("explorer overview", "/explorer");
+        pages.put("explorer list, newest", "/explorer/audits");
+        pages.put("explorer list, verdict=REJECT", "/explorer/audits?verdict=REJECT");
+        pages.put("explorer list, downgraded=true", "/explorer/audits?downgraded=true");
+        pages.put("explorer list, reason=gatekeeper.fail", "/explorer/audits?reason=gatekeeper.fail");
+        pages.put("explorer list, source=jms", "/explorer/audits?source=jms");
+        pages.put("explorer list, one day", "/explorer/audits?from=" + day + "T00:00:00Z&to=" + nextDay + "T00:00:00Z");
+        pages.put("explorer find by request id", "/explorer/find?q=growth-" + (size / 2));
+        pages.put("explorer dead letters", "/explorer/dead-letters");
+        for (Map.Entry<String, String> page : pages.entrySet()) {
+            explorer.get(page.getValue());
+            List<Double> millis = new ArrayList<>();
+            int status = 0;
+            for (int i = 0; i < 3; i++) {
+                ExplorerClient.Page answer = explorer.get(page.getValue());
+                status = answer.status();
+                millis.add(answer.took().toNanos() / 1e6);
+            }
+            millis.sort(Double::compare);
+            System.out.printf(Locale.ROOT, "%-40s %s: %.0f ms (status %d)%n", page.getKey(), page.getValue(),
+                    millis.get(1), status);
+            results.put(page.getKey(), size, millis.get(1), "ms");
+        }
+    }
+
+    // ---- the analyst views
+
+    private void timeAnalystViews(long size) throws SQLException {
+        String day = LocalDate.now(ZoneOffset.UTC).minusDays(100).toString();
+        Map<String, String> queries = new LinkedHashMap<>();
+        for (String view : List.of("downgrades_per_reason_daily", "verifier_version_share_daily", "findings_per_code_daily")) {
+            queries.put(view + ", one day", "SELECT * FROM claimguard." + view + " WHERE day = DATE '" + day + "'");
+            queries.put(view + ", all time", "SELECT * FROM claimguard." + view);
+        }
+        for (String view : List.of("guard_overruled_pass", "findings_under_pass")) {
+            queries.put(view + ", one day", "SELECT * FROM claimguard." + view + " WHERE received_at >= DATE '" + day
+                    + "' AND received_at < DATE '" + day + "' + 1");
+            queries.put(view + ", all time", "SELECT * FROM claimguard." + view);
+        }
+        queries.put("verification_labels_by_claim_type, all time", "SELECT * FROM claimguard.verification_labels_by_claim_type");
+        queries.put("verification_labels_by_tool, all time", "SELECT * FROM claimguard.verification_labels_by_tool");
+        try (Connection connection = database.connect()) {
+            for (Map.Entry<String, String> query : queries.entrySet()) {
+                double best = Double.MAX_VALUE;
+                long rows = 0;
+                for (int i = 0; i < 2; i++) {
+                    long started = System.nanoTime();
+                    try (Statement statement = connection.createStatement();
+                            ResultSet rs = statement.executeQuery(query.getValue())) {
+                        rows = 0;
+                        while (rs.next()) {
+                            rows++;
+                        }
+                    }
+                    best = Math.min(best, (System.nanoTime() - started) / 1e6);
+                }
+                System.out.printf(Locale.ROOT, "%-50s %8.1f ms (%,d rows)%n", query.getKey(), best, rows);
+                results.put("view " + query.getKey(), size, best, "ms");
+            }
+        }
+    }
+
+    // ---- disk
+
+    private void sizeOnDisk(long size) throws SQLException {
+        long audits = count("SELECT count(*) FROM claimguard.verification_audit");
+        long total = 0;
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("""
+                        SELECT c.relname, pg_total_relation_size(c.oid)
+                        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                        WHERE n.nspname = 'claimguard' AND c.relkind = 'r'
+                        ORDER BY 2 DESC""")) {
+            while (rs.next()) {
+                long bytes = rs.getLong(2);
+                total += bytes;
+                if (bytes > 64 * 1024) {
+                    System.out.printf(Locale.ROOT, "%-28s %,12d KB  %,8.0f bytes per audit%n", rs.getString(1),
+                            bytes / 1024, (double) bytes / audits);
+                    results.put("disk: " + rs.getString(1) + " (with indexes, TOAST)", size, (double) bytes / audits,
+                            "bytes/audit");
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "%-28s %,12d KB  %,8.0f bytes per audit%n", "total", total / 1024,
+                (double) total / audits);
+        results.put("disk: total", size, total / 1024.0 / 1024.0, "MB");
+        results.put("disk: per audit", size, (double) total / audits, "bytes/audit");
+    }
+
+    // ---- database helpers
+
+    private void vacuumAnalyze() throws SQLException {
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("VACUUM ANALYZE claimguard.verification_audit, claimguard.claim_check, claimguard.finding,"
+                    + " claimguard.dead_letter, claimguard.audit_seal");
+        }
+    }
+
+    private long count(String sql) throws SQLException {
+        try (Connection connection = database.connect(); PreparedStatement query = connection.prepareStatement(sql);
+                ResultSet rs = query.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private void awaitCount(String sql, long atLeast) throws Exception {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (count(sql) < atLeast) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("waited in vain for " + atLeast + ": " + sql);
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    private static double seconds(long startedNanos) {
+        return (System.nanoTime() - startedNanos) / 1e9;
+    }
+
+    static String timestamp() {
+        return DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(Instant.now());
+    }
+}
