@@ -312,7 +312,8 @@ class AnalystViewsIT {
                     "flyway_schema_history", "verification_audit", "claim_check", "dead_letter", "audit_seal",
                     "downgrades_per_reason_daily", "verification_labels_by_claim_type",
                     "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily",
-                    "finding", "findings_per_code_daily", "findings_under_pass", "replay_run", "replay_outcome");
+                    "finding", "findings_per_code_daily", "findings_under_pass", "replay_run", "replay_outcome",
+                    "kafka_delivery", "chain_verification");
 
             for (String[] relation : relations) {
                 long asOwner = count(connection, relation[1]);
@@ -374,7 +375,8 @@ class AnalystViewsIT {
                 "flyway_schema_history", "verification_audit", "claim_check", "dead_letter", "audit_seal",
                 "downgrades_per_reason_daily", "verification_labels_by_claim_type",
                 "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily",
-                "finding", "findings_per_code_daily", "findings_under_pass", "replay_run", "replay_outcome");
+                "finding", "findings_per_code_daily", "findings_under_pass", "replay_run", "replay_outcome",
+                    "kafka_delivery", "chain_verification");
 
         List<List<Boolean>> role = query("""
                 SELECT has_schema_privilege('claimguard_reader', 'claimguard', 'USAGE'),
