@@ -376,7 +376,7 @@ class AnalystViewsIT {
                 "downgrades_per_reason_daily", "verification_labels_by_claim_type",
                 "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily",
                 "finding", "findings_per_code_daily", "findings_under_pass", "replay_run", "replay_outcome",
-                    "kafka_delivery", "chain_verification");
+                "kafka_delivery", "chain_verification");
 
         List<List<Boolean>> role = query("""
                 SELECT has_schema_privilege('claimguard_reader', 'claimguard', 'USAGE'),
