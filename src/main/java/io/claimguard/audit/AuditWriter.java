@@ -43,7 +43,7 @@ public class AuditWriter implements DisposableBean {
                 .baseUnit("inputs")
                 .register(registry);
         Counter splits = Counter.builder("claimguard.audit.batch.splits")
-                .description("Batches that failed for one of their inputs and were written again one input at a time")
+                .description("Batches that failed for one of their inputs and were written again in two halves")
                 .register(registry);
         ClaimGuardProperties.Audit audit = properties.audit();
         this.groupCommit = new GroupCommit<>("audit", audit.writers(), audit.maxBatchSize(), this::write,
@@ -77,9 +77,8 @@ public class AuditWriter implements DisposableBean {
             throw new ConcurrentDuplicateException();
         }
         if (outcome.created() && record.redriveOf() != null && outcome.redriveOf() == null) {
-            LOG.warn("audit_id {} ({} input {}): {} {} names no dead letter; its row records no re-drive",
-                    outcome.auditId(), record.source(), LogValue.of(record.sourceRef()), Redrive.PROPERTY,
-                    LogValue.of(record.redriveOf()));
+            Redrive.warnNamesNoDeadLetter(LOG, "audit_id " + outcome.auditId() + " (" + record.source() + " input "
+                    + LogValue.of(record.sourceRef()) + ")", record.redriveOf());
         }
         InputExchange.audited(exchange, outcome.auditId(), outcome.created());
         exchange.getIn().setBody(EffectiveResult.withAuditId(record.forwardedResultJson(), outcome.auditId()));

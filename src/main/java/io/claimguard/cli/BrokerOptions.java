@@ -4,6 +4,7 @@ import io.claimguard.broker.BrokerLogin;
 import io.claimguard.broker.BrokerRole;
 import io.claimguard.broker.BrokerUsers;
 import io.claimguard.broker.CredentialsFile;
+import io.claimguard.pipeline.Failures;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSSecurityException;
@@ -111,7 +112,7 @@ public final class BrokerOptions {
 
     /** Whether the broker refused the login or the operation (Artemis' security exceptions, over JMS or core). */
     static boolean refused(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+        for (Throwable cause : Failures.causes(failure)) {
             if (cause instanceof JMSSecurityException || cause instanceof ActiveMQSecurityException) {
                 return true;
             }

@@ -1,5 +1,6 @@
 package io.claimguard.cli;
 
+import io.claimguard.pipeline.Failures;
 import io.claimguard.pipeline.FileProblem;
 import java.sql.SQLException;
 
@@ -37,7 +38,7 @@ public class ToolFailure extends RuntimeException {
     }
 
     private static boolean hasCause(Throwable failure, String sqlState) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+        for (Throwable cause : Failures.causes(failure)) {
             if (cause instanceof SQLException sql && sqlState.equals(sql.getSQLState())) {
                 return true;
             }
@@ -48,7 +49,7 @@ public class ToolFailure extends RuntimeException {
     private static String causes(Throwable failure) {
         StringBuilder line = new StringBuilder();
         String previous = null;
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+        for (Throwable cause : Failures.causes(failure)) {
             String fileProblem = FileProblem.describe(cause);
             String message = fileProblem != null ? fileProblem
                     : cause.getMessage() == null ? cause.getClass().getSimpleName()

@@ -101,8 +101,8 @@ public class DeadLetterRoute extends EndpointRouteBuilder {
         List<?> inserted = exchange.getIn().getBody(List.class);
         if (input.redriveOf() != null && inserted != null && !inserted.isEmpty()
                 && ((Map<?, ?>) inserted.get(0)).get("redrive_of") == null) {
-            LOG.warn("dead letter of {} input {}: {} {} names no dead letter; its row records no re-drive",
-                    input.source().label(), LogValue.of(input.sourceRef()), Redrive.PROPERTY, LogValue.of(input.redriveOf()));
+            Redrive.warnNamesNoDeadLetter(LOG, "dead letter of " + input.source().label() + " input "
+                    + LogValue.of(input.sourceRef()), input.redriveOf());
         }
     }
 }

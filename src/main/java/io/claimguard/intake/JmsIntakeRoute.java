@@ -10,11 +10,9 @@ import io.claimguard.pipeline.ResultProperties;
 import jakarta.jms.ConnectionFactory;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import org.apache.activemq.artemis.api.core.ActiveMQException;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.support.DefaultMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jms.connection.CachingConnectionFactory;
@@ -81,34 +79,25 @@ public class JmsIntakeRoute extends RouteBuilder {
             LOG.warn("jms input {}: {}; processed as any input, recording no re-drive", LogValue.of(input.sourceRef()),
                     LogValue.text(message.redrive().problem()));
         }
-        InputExchange.receive(exchange, input);
-        InputExchange.resultSentByIntake(exchange);
+        BatchOfInputs.receive(exchange, input);
         if (message.rejection() != null) {
             LOG.warn("rejected jms input {} ({} bytes): {}", LogValue.of(input.sourceRef()), message.rawBody().length,
                     LogValue.text(message.rejection().describe()));
             InputExchange.reject(exchange, message.rejection());
         }
-        // from here on the input lives in the exchange properties, and nothing of the message can leak onto the result
-        exchange.setIn(new DefaultMessage(exchange));
     }
 
     /**
      * The signed results to the output queue, the rejected and failed inputs as they came to the dead-letter queue (with
      * the reason as one more property), in the batch's transaction.
      */
-    private void sendInBatchTransaction(Exchange batch) throws ActiveMQException {
+    private void sendInBatchTransaction(Exchange batch) throws Exception {
         BatchSession session = batch.getProperty(ArtemisBatchConsumer.SESSION, BatchSession.class);
-        for (Exchange input : BatchOfInputs.inputs(batch)) {
-            if (InputExchange.FORWARDED.matches(input)) {
-                session.sendText(jms.outputQueue(), InputExchange.signedResult(input).text(), ResultProperties.of(input));
-            } else if (InputExchange.SET_ASIDE.matches(input)) {
-                session.sendCopy(jms.deadLetterQueue(), input.getProperty(MESSAGE, BatchMessage.class),
-                        REASON_PROPERTY, InputExchange.deadLetter(input).describe());
-            } else {
-                throw new IllegalStateException("jms input " + InputExchange.input(input).sourceRef()
-                        + " left the pipeline neither forwarded nor set aside");
-            }
-        }
+        BatchOfInputs.settle(batch, ReceivedInput.Source.JMS,
+                input -> session.sendText(jms.outputQueue(), InputExchange.signedResult(input).text(),
+                        ResultProperties.of(input)),
+                input -> session.sendCopy(jms.deadLetterQueue(), input.getProperty(MESSAGE, BatchMessage.class),
+                        REASON_PROPERTY, InputExchange.deadLetter(input).describe()));
     }
 
     private static ActiveMQConnectionFactory artemis(ConnectionFactory factory) {

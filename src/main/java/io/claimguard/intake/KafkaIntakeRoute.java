@@ -224,9 +224,8 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
                 + "@" + record.getHeader(KafkaConstants.OFFSET);
         exchange.setProperty(RECORD, record);
         // a record without value (a tombstone) is an empty input, rejected like an empty file
-        InputExchange.receive(exchange, new ReceivedInput(ReceivedInput.Source.KAFKA, sourceRef, OffsetDateTime.now(),
+        BatchOfInputs.receive(exchange, new ReceivedInput(ReceivedInput.Source.KAFKA, sourceRef, OffsetDateTime.now(),
                 value == null ? new byte[0] : value, null, record.getHeader(ReceivedInput.TRACEPARENT, String.class)));
-        InputExchange.resultSentByIntake(exchange);
         if (deliveries > kafka.maxDeliveryAttempts()) {
             String reason = "processing failed after " + kafka.maxDeliveryAttempts() + " attempts: delivered "
                     + deliveries + " times without its offset being committed (it failed, or the process ended while it"
@@ -234,35 +233,29 @@ public class KafkaIntakeRoute extends EndpointRouteBuilder {
             LOG.warn("kafka input {} set aside as processing_failed: {}", sourceRef, reason);
             InputExchange.fail(exchange, new DeadLetter(RejectionReason.PROCESSING_FAILED, reason));
         }
-        // from here on the input lives in the exchange properties, and nothing of the record can leak onto the result
-        exchange.setIn(new DefaultMessage(exchange));
     }
 
     /**
      * The body becomes the records to produce: each forwarded input's effective result, the bytes its signature
      * covers (keyed by request id, with the result properties as headers, the signature and its key id among them) and each rejected or failed input's record as it came, with the reason.
      */
-    private void resultsAndDeadLetters(Exchange batch) {
+    private void resultsAndDeadLetters(Exchange batch) throws Exception {
         List<Message> outgoing = new ArrayList<>();
-        for (Exchange input : BatchOfInputs.inputs(batch)) {
+        BatchOfInputs.settle(batch, ReceivedInput.Source.KAFKA, input -> {
             Message message = new DefaultMessage(batch);
-            if (InputExchange.FORWARDED.matches(input)) {
-                Map<String, Object> properties = ResultProperties.of(input);
-                message.setBody(InputExchange.signedResult(input).bytes());
-                message.setHeader(KafkaConstants.KEY, utf8(InputExchange.verification(input).requestId()));
-                properties.forEach((name, value) -> message.setHeader(name, String.valueOf(value)));
-            } else if (InputExchange.SET_ASIDE.matches(input)) {
-                Message record = input.getProperty(RECORD, Message.class);
-                message.setBody(record.getBody());
-                message.setHeader(KafkaConstants.KEY, record.getHeader(KafkaConstants.KEY));
-                message.setHeader(KafkaConstants.OVERRIDE_TOPIC, kafka.deadLetterTopic());
-                message.setHeader(REASON_HEADER, InputExchange.deadLetter(input).describe());
-            } else {
-                throw new IllegalStateException("kafka input " + InputExchange.input(input).sourceRef()
-                        + " left the pipeline neither forwarded nor set aside");
-            }
+            message.setBody(InputExchange.signedResult(input).bytes());
+            message.setHeader(KafkaConstants.KEY, utf8(InputExchange.verification(input).requestId()));
+            ResultProperties.of(input).forEach((name, value) -> message.setHeader(name, String.valueOf(value)));
             outgoing.add(message);
-        }
+        }, input -> {
+            Message message = new DefaultMessage(batch);
+            Message record = input.getProperty(RECORD, Message.class);
+            message.setBody(record.getBody());
+            message.setHeader(KafkaConstants.KEY, record.getHeader(KafkaConstants.KEY));
+            message.setHeader(KafkaConstants.OVERRIDE_TOPIC, kafka.deadLetterTopic());
+            message.setHeader(REASON_HEADER, InputExchange.deadLetter(input).describe());
+            outgoing.add(message);
+        });
         batch.getIn().setBody(outgoing);
     }
 

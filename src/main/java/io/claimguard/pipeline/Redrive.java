@@ -1,5 +1,8 @@
 package io.claimguard.pipeline;
 
+import io.claimguard.domain.LogValue;
+import org.slf4j.Logger;
+
 /**
  * How a re-driven input names the dead letter it came from: the JMS property {@link #PROPERTY}, set by
  * {@code claimguard redrive} and read by the JMS intake. A value that names no dead letter never fails the input: it
@@ -23,6 +26,17 @@ public final class Redrive {
 
         /** No property: an input like any other. */
         public static final Link NONE = new Link(null, null);
+    }
+
+    /**
+     * Says that a re-drive named no dead letter, so that the row written for it keeps no link.
+     *
+     * @param log the logger of the step that wrote the row
+     * @param row the row and the input it was written for, as the line starts
+     * @param redriveOf the id the input named
+     */
+    public static void warnNamesNoDeadLetter(Logger log, String row, Long redriveOf) {
+        log.warn("{}: {} {} names no dead letter; its row records no re-drive", row, PROPERTY, LogValue.of(redriveOf));
     }
 
     /** Reads a property value as the JMS client gives it: a number, or a text holding a positive whole number. */

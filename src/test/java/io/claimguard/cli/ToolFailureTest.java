@@ -38,6 +38,17 @@ class ToolFailureTest {
                 .doesNotContain("Position");
     }
 
+    @Test
+    @DisplayName("A cause chain that loops back reads each cause once and ends")
+    void causeChainThatLoops() {
+        SQLException outer = new SQLException("outer", "42P01");
+        IllegalStateException inner = new IllegalStateException("inner", outer);
+        outer.initCause(inner);
+
+        assertThat(ToolFailure.describe(outer)).startsWith("outer: inner (the database has no ClaimGuard tables");
+        assertThat(BrokerOptions.refused(outer)).isFalse();
+    }
+
     @TempDir
     Path work;
 
