@@ -100,6 +100,8 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
                 "dead_letter INSERT", "dead_letter SELECT",
                 "dead_letter_id_seq USAGE",
                 "finding INSERT", "finding SELECT",
+                // the Kafka entry's delivery counts: bookkeeping, not audit, updated in place (V11)
+                "kafka_delivery INSERT", "kafka_delivery SELECT", "kafka_delivery UPDATE",
                 "verification_audit INSERT", "verification_audit SELECT",
                 "verification_audit_id_seq USAGE");
 
