@@ -32,7 +32,7 @@ class OverviewReader {
     /** Reasons drawn on their own; the rest are summed as "other". */
     private static final int TOP_REASONS = 6;
 
-    private static final String PER_HOUR = """
+    static final String PER_HOUR = """
             SELECT received_hour, coalesce(sum(input_count) FILTER (WHERE NOT downgraded), 0),
                    coalesce(sum(input_count) FILTER (WHERE downgraded), 0)
             FROM claimguard.audit_rollup
@@ -40,21 +40,21 @@ class OverviewReader {
             GROUP BY 1
             """;
 
-    private static final String REASONS_PER_HOUR = """
+    static final String REASONS_PER_HOUR = """
             SELECT received_hour, reason_code, sum(input_count)
             FROM claimguard.guard_reason_rollup
             WHERE received_hour >= ? AND downgraded
             GROUP BY 1, 2
             """;
 
-    private static final String LABELS = """
+    static final String LABELS = """
             SELECT coalesce(verification, '(none)'), legacy_verification, sum(claim_count)::bigint
             FROM claimguard.verification_labels_by_claim_type
             GROUP BY 1, 2
             ORDER BY 1, 2
             """;
 
-    private static final String VERSION_SHARE = """
+    static final String VERSION_SHARE = """
             SELECT day, v2_count, v1_count, none_count
             FROM claimguard.verifier_version_share_daily
             WHERE day >= ?
