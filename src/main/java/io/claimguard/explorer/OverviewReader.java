@@ -32,6 +32,7 @@ class OverviewReader {
     /** Reasons drawn on their own; the rest are summed as "other". */
     private static final int TOP_REASONS = 6;
 
+    // the queries are package-visible for OverviewRollupsIT, which compares them with the scans they replaced
     static final String PER_HOUR = """
             SELECT received_hour, coalesce(sum(input_count) FILTER (WHERE NOT downgraded), 0),
                    coalesce(sum(input_count) FILTER (WHERE downgraded), 0)
