@@ -17,10 +17,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * The overview's plots: inputs and downgrades per hour of the last day (and the reasons of the downgrades), from
- * {@code verification_audit} through its received_at index; the label distribution from the analyst view
- * {@code verification_labels_by_claim_type}; the V1/V2 share per day from {@code verifier_version_share_daily}. Hours
- * and days are UTC.
+ * The overview's plots, all from the rollups that triggers keep as audits are written (V13), so that drawing them
+ * costs the same after a year of audits as after a day: inputs and downgrades per hour of the last day (and the
+ * reasons of the downgrades) from {@code audit_rollup} and {@code guard_reason_rollup}; the label distribution from
+ * the analyst view {@code verification_labels_by_claim_type}; the V1/V2 share per day from
+ * {@code verifier_version_share_daily} (both views sum rollups). Hours and days are UTC.
  */
 @Component
 @ConditionalOnProperty(name = "claimguard.explorer.enabled", havingValue = "true")
@@ -31,30 +32,30 @@ class OverviewReader {
     /** Reasons drawn on their own; the rest are summed as "other". */
     private static final int TOP_REASONS = 6;
 
-    private static final String PER_HOUR = """
-            SELECT date_trunc('hour', received_at AT TIME ZONE 'UTC') AS hour,
-                   count(*) FILTER (WHERE NOT downgraded), count(*) FILTER (WHERE downgraded)
-            FROM claimguard.verification_audit
-            WHERE received_at >= ?
+    // the queries are package-visible for OverviewRollupsIT, which compares them with the scans they replaced
+    static final String PER_HOUR = """
+            SELECT received_hour, coalesce(sum(input_count) FILTER (WHERE NOT downgraded), 0),
+                   coalesce(sum(input_count) FILTER (WHERE downgraded), 0)
+            FROM claimguard.audit_rollup
+            WHERE received_hour >= ?
             GROUP BY 1
             """;
 
-    private static final String REASONS_PER_HOUR = """
-            SELECT date_trunc('hour', a.received_at AT TIME ZONE 'UTC') AS hour, r.code, count(*)
-            FROM claimguard.verification_audit AS a
-            CROSS JOIN LATERAL unnest(a.guard_reasons) AS r (code)
-            WHERE a.received_at >= ? AND a.downgraded
+    static final String REASONS_PER_HOUR = """
+            SELECT received_hour, reason_code, sum(input_count)
+            FROM claimguard.guard_reason_rollup
+            WHERE received_hour >= ? AND downgraded
             GROUP BY 1, 2
             """;
 
-    private static final String LABELS = """
+    static final String LABELS = """
             SELECT coalesce(verification, '(none)'), legacy_verification, sum(claim_count)::bigint
             FROM claimguard.verification_labels_by_claim_type
             GROUP BY 1, 2
             ORDER BY 1, 2
             """;
 
-    private static final String VERSION_SHARE = """
+    static final String VERSION_SHARE = """
             SELECT day, v2_count, v1_count, none_count
             FROM claimguard.verifier_version_share_daily
             WHERE day >= ?
@@ -85,7 +86,7 @@ class OverviewReader {
         Map<LocalDateTime, List<Long>> byHour = new TreeMap<>();
         sql.query(PER_HOUR, rs -> {
             byHour.put(rs.getObject(1, LocalDateTime.class), List.of(rs.getLong(2), rs.getLong(3)));
-        }, AuditFilter.utc(firstHour.toInstant(ZoneOffset.UTC)));
+        }, firstHour);
         List<BarChart.Column> columns = new ArrayList<>();
         for (int h = 0; h < HOURS; h++) {
             LocalDateTime hour = firstHour.plusHours(h);
@@ -103,7 +104,7 @@ class OverviewReader {
             long count = rs.getLong(3);
             byHour.computeIfAbsent(rs.getObject(1, LocalDateTime.class), hour -> new TreeMap<>()).merge(code, count, Long::sum);
             totals.merge(code, count, Long::sum);
-        }, AuditFilter.utc(firstHour.toInstant(ZoneOffset.UTC)));
+        }, firstHour);
         List<String> top = totals.entrySet().stream()
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                 .limit(TOP_REASONS).map(Map.Entry::getKey).toList();

@@ -172,19 +172,22 @@ class AnalystViewsIT {
             try (Statement statement = connection.createStatement()) {
                 // the fixture is too small for the planner to prefer an index on its own
                 statement.execute("SET LOCAL enable_seqscan = off");
-                for (String query : List.of(
+                // the daily views sum rollups (V13), each through the index on its day
+                for (Map.Entry<String, String> query : Map.of(
                         "EXPLAIN SELECT * FROM claimguard.downgrades_per_reason_daily WHERE day = ?",
-                        "EXPLAIN SELECT * FROM claimguard.verifier_version_share_daily WHERE day = ?",
-                        "EXPLAIN SELECT * FROM claimguard.findings_per_code_daily WHERE day = ?")) {
+                        "guard_reason_rollup_day_idx",
+                        "EXPLAIN SELECT * FROM claimguard.verifier_version_share_daily WHERE day = ?", "audit_rollup_day_idx",
+                        "EXPLAIN SELECT * FROM claimguard.findings_per_code_daily WHERE day = ?", "finding_rollup_day_idx")
+                        .entrySet()) {
                     List<String> plan = new ArrayList<>();
-                    try (PreparedStatement explain = connection.prepareStatement(query)) {
+                    try (PreparedStatement explain = connection.prepareStatement(query.getKey())) {
                         explain.setObject(1, TODAY);
                         try (ResultSet rs = explain.executeQuery()) {
                             plan.addAll(readAll(rs, row -> row.getString(1)));
                         }
                     }
-                    assertThat(plan).as(query)
-                            .anyMatch(line -> line.contains("verification_audit_received_day_utc_idx"));
+                    assertThat(plan).as(query.getKey()).anyMatch(line -> line.contains(query.getValue()))
+                            .noneMatch(line -> line.contains("verification_audit") || line.contains("finding "));
                 }
             } finally {
                 connection.rollback();
@@ -313,7 +316,8 @@ class AnalystViewsIT {
                     "downgrades_per_reason_daily", "verification_labels_by_claim_type",
                     "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily",
                     "finding", "findings_per_code_daily", "findings_under_pass", "replay_run", "replay_outcome",
-                    "kafka_delivery", "chain_verification");
+                    "kafka_delivery", "chain_verification", "audit_rollup", "guard_reason_rollup", "claim_check_rollup",
+                    "finding_rollup", "finding_under_pass_rollup");
 
             for (String[] relation : relations) {
                 long asOwner = count(connection, relation[1]);
@@ -376,7 +380,8 @@ class AnalystViewsIT {
                 "downgrades_per_reason_daily", "verification_labels_by_claim_type",
                 "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily",
                 "finding", "findings_per_code_daily", "findings_under_pass", "replay_run", "replay_outcome",
-                "kafka_delivery", "chain_verification");
+                "kafka_delivery", "chain_verification", "audit_rollup", "guard_reason_rollup", "claim_check_rollup",
+                "finding_rollup", "finding_under_pass_rollup");
 
         List<List<Boolean>> role = query("""
                 SELECT has_schema_privilege('claimguard_reader', 'claimguard', 'USAGE'),

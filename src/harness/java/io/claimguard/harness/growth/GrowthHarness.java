@@ -480,7 +480,8 @@ public final class GrowthHarness {
     private void vacuumAnalyze() throws SQLException {
         try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
             statement.execute("VACUUM ANALYZE claimguard.verification_audit, claimguard.claim_check, claimguard.finding,"
-                    + " claimguard.dead_letter, claimguard.audit_seal");
+                    + " claimguard.dead_letter, claimguard.audit_seal, claimguard.audit_rollup, claimguard.guard_reason_rollup,"
+                    + " claimguard.claim_check_rollup, claimguard.finding_rollup, claimguard.finding_under_pass_rollup");
         }
     }
 
