@@ -133,7 +133,8 @@ class RuntimeLoginStartIT {
         settings.put("claimguard.database.runtime-login", "cg_not_made_" + RUN);
         String line = refusal(work, settings);
         assertThat(line).contains("the login " + OWNER + " (spring.datasource.username) could change or remove audit rows ("
-                + OWNER + " owns schema claimguard; " + OWNER + " owns claimguard.audit_seal;")
+                + OWNER + " owns schema claimguard; " + OWNER + " owns claimguard.")
+                .containsPattern("; and \\d+ more\\)")
                 .contains("cannot make the runtime login cg_not_made_" + RUN + " (claimguard.database.runtime-login): "
                         + "permission denied to create role")
                 .contains("claimguard.database.allow-privileged-login=true");
