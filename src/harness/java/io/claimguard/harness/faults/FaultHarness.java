@@ -899,13 +899,13 @@ public final class FaultHarness {
         return lines;
     }
 
-    private static String machine(Connection sql) throws SQLException {
+    static String machine(Connection sql) throws SQLException {
         return Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + " "
                 + System.getProperty("os.arch") + ", Java " + System.getProperty("java.version") + ", PostgreSQL "
                 + sql.getMetaData().getDatabaseProductVersion();
     }
 
-    private static void deleteRecursively(Path root) throws IOException {
+    static void deleteRecursively(Path root) throws IOException {
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(path);

@@ -22,7 +22,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,7 +35,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
@@ -141,7 +139,8 @@ final class HostileRun {
             }
             problems.addAll(result.problems());
             HostileReport report = new HostileReport(options.size(), options.seed(), started.toString(),
-                    Duration.between(started, Instant.now()).toMillis() / 1000.0, machine(sql), HostileReport.Inputs.of(inputs),
+                    Duration.between(started, Instant.now()).toMillis() / 1000.0, FaultHarness.machine(sql),
+                    HostileReport.Inputs.of(inputs),
                     HostileReport.Kill.of(kills), result.outcomes(), result.logs(), problems.isEmpty(),
                     problems.stream().limit(HostileReport.LISTED_PROBLEMS).toList(), problems.size());
             System.out.println();
@@ -154,7 +153,7 @@ final class HostileRun {
             Path written = report.write(options.resultsDir(), stamp);
             log("results written to %s (and .md)", written);
             if (report.passed() && !options.keepWork()) {
-                deleteRecursively(work);
+                FaultHarness.deleteRecursively(work);
             } else {
                 log("work folder kept for inspection: %s (service logs in %s)", work, logs);
             }
@@ -324,20 +323,6 @@ final class HostileRun {
                     + " + (SELECT count(*) FROM claimguard.dead_letter)");
         } catch (SQLException e) {
             throw new IllegalStateException("cannot count the rows in the harness's database", e);
-        }
-    }
-
-    private static String machine(Connection sql) throws SQLException {
-        return Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + " "
-                + System.getProperty("os.arch") + ", Java " + System.getProperty("java.version") + ", PostgreSQL "
-                + sql.getMetaData().getDatabaseProductVersion();
-    }
-
-    private static void deleteRecursively(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
         }
     }
 
