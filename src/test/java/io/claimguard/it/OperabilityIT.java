@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -85,6 +86,8 @@ class OperabilityIT extends ServiceTestSupport {
     @Test
     @DisplayName("Scenario: Counters and the processing histogram move as inputs of known shapes flow")
     void countersMoveWithTheInputs() {
+        // other test classes share this service; an input of theirs still in flight would move the counters too
+        awaitNoInputInFlight();
         double passes = counter("claimguard.audited", "verdict", "PASS", "model_verdict", "PASS", "source", "jms");
         double rejects = counter("claimguard.audited", "verdict", "REJECT", "model_verdict", "PASS", "source", "jms");
         double invocationRefDowngrades = counter("claimguard.downgrades", "reason", "gatekeeper.invocation_ref");
@@ -163,6 +166,17 @@ class OperabilityIT extends ServiceTestSupport {
 
     private double counter(String name, String... tags) {
         return meters.find(name).tags(tags).counters().stream().mapToDouble(Counter::count).sum();
+    }
+
+    /** Settled when two readings of every processing timer, a second apart, agree. */
+    private void awaitNoInputInFlight() {
+        long[] lastSeen = {-1};
+        await().atMost(PATIENCE).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            long processedNow = meters.find("claimguard.processing").timers().stream().mapToLong(Timer::count).sum();
+            boolean settled = processedNow == lastSeen[0];
+            lastSeen[0] = processedNow;
+            return settled;
+        });
     }
 
     private long timerCount(String outcome) {
