@@ -141,9 +141,7 @@ class KafkaInstancesIT {
         int managementPort = FreePort.onLoopback();
         Map<String, String> properties = new HashMap<>();
         properties.put("claimguard.instance-id", id);
-        properties.put("spring.datasource.url", database.jdbcUrl());
-        properties.put("spring.datasource.username", database.username());
-        properties.put("spring.datasource.password", database.password());
+        properties.putAll(database.serviceProperties());
         properties.put("claimguard.management.port", Integer.toString(managementPort));
         // each instance its own embedded broker and inbox: only Kafka is shared
         properties.put("claimguard.file.inbox", folder.resolve("inbox").toString());

@@ -193,9 +193,7 @@ class KafkaRobustnessIT {
         Path folder = Files.createDirectories(work.resolve(name));
         int managementPort = FreePort.onLoopback();
         Map<String, String> properties = new HashMap<>();
-        properties.put("spring.datasource.url", database.jdbcUrl());
-        properties.put("spring.datasource.username", database.username());
-        properties.put("spring.datasource.password", database.password());
+        properties.putAll(database.serviceProperties());
         properties.put("claimguard.management.port", Integer.toString(managementPort));
         properties.put("claimguard.file.inbox", folder.resolve("inbox").toString());
         properties.put("claimguard.file.outbox", folder.resolve("outbox").toString());

@@ -158,9 +158,7 @@ class SeveralInstancesIT {
     private static ServiceProcess instance(String id) throws IOException {
         Map<String, String> properties = new HashMap<>();
         properties.put("claimguard.instance-id", id);
-        properties.put("spring.datasource.url", database.jdbcUrl());
-        properties.put("spring.datasource.username", database.username());
-        properties.put("spring.datasource.password", database.password());
+        properties.putAll(database.serviceProperties());
         properties.put("spring.artemis.mode", "native");
         properties.put("spring.artemis.broker-url", broker.url());
         properties.put("spring.artemis.user", TestBrokerUsers.login(BrokerRole.SERVICE).user());

@@ -102,6 +102,12 @@ public final class TestDatabase {
         return password;
     }
 
+    /** The service's {@code spring.datasource.*} settings for this database, as a service process takes them. */
+    public Map<String, String> serviceProperties() {
+        return Map.of("spring.datasource.url", jdbcUrl(), "spring.datasource.username", username(),
+                "spring.datasource.password", password());
+    }
+
     public Connection connect() throws SQLException {
         return DriverManager.getConnection(jdbcUrl(), username, password);
     }

@@ -184,9 +184,7 @@ final class HostileRun {
             managementPort = FreePort.onLoopback();
         }
         Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("spring.datasource.url", database.jdbcUrl());
-        properties.put("spring.datasource.username", database.username());
-        properties.put("spring.datasource.password", database.password());
+        properties.putAll(database.serviceProperties());
         properties.put("claimguard.management.port", Integer.toString(managementPort));
         properties.put("claimguard.file.inbox", inbox.toString());
         properties.put("claimguard.file.outbox", outbox.toString());
