@@ -158,7 +158,7 @@ class KafkaInstancesIT {
         properties.put("claimguard.kafka.batch-size", "20");
         // one key for every instance, made by whichever starts first
         properties.put("claimguard.result-signing.generated-key", work.resolve("keys/result-signing.key").toString());
-        return new ServiceProcess(ServiceProcess.findJar(), List.of("-Xmx256m"), properties,
+        return new ServiceProcess(ServiceProcess.findJar(), ServiceProcess.SMALL_JVM_OPTIONS, properties,
                 Files.createDirectories(folder.resolve("logs")), managementPort);
     }
 }

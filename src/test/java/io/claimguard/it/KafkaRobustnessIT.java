@@ -202,7 +202,7 @@ class KafkaRobustnessIT {
         properties.put("claimguard.kafka.enabled", "true");
         properties.put("claimguard.kafka.bootstrap-servers", kafka.bootstrapServers());
         properties.putAll(kafkaProperties);
-        ServiceProcess service = new ServiceProcess(ServiceProcess.findJar(), List.of("-Xmx256m"), properties,
+        ServiceProcess service = new ServiceProcess(ServiceProcess.findJar(), ServiceProcess.SMALL_JVM_OPTIONS, properties,
                 Files.createDirectories(folder.resolve("logs")), managementPort);
         services.add(service);
         return service;

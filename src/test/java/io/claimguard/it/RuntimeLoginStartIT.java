@@ -208,7 +208,7 @@ class RuntimeLoginStartIT {
     }
 
     private static ServiceProcess service(Path work, Map<String, String> settings) {
-        return new ServiceProcess(ServiceProcess.findJar(), List.of("-Xmx256m"), settings, work,
+        return new ServiceProcess(ServiceProcess.findJar(), ServiceProcess.SMALL_JVM_OPTIONS, settings, work,
                 Integer.parseInt(settings.get("claimguard.management.port")));
     }
 

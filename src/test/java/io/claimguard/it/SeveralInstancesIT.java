@@ -175,7 +175,7 @@ class SeveralInstancesIT {
         // one key for every instance, made by whichever starts first
         properties.put("claimguard.result-signing.generated-key", work.resolve("keys/result-signing.key").toString());
         Path logs = Files.createDirectories(work.resolve("logs-" + id));
-        return new ServiceProcess(ServiceProcess.findJar(), List.of("-Xmx256m"), properties, logs,
+        return new ServiceProcess(ServiceProcess.findJar(), ServiceProcess.SMALL_JVM_OPTIONS, properties, logs,
                 Integer.parseInt(properties.get("claimguard.management.port")));
     }
 

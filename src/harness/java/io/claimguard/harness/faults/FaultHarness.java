@@ -365,7 +365,7 @@ public final class FaultHarness {
             if (kafka != null) {
                 properties.putAll(kafka.serviceProperties());
             }
-            List<String> jvmOptions = !options.severalInstances() ? ServiceProcess.DEFAULT_JVM_OPTIONS : List.of("-Xmx384m");
+            List<String> jvmOptions = !options.severalInstances() ? ServiceProcess.DEFAULT_JVM_OPTIONS : List.of("-Xmx384m", "-XX:TieredStopAtLevel=1");
             ServiceProcess instance = new ServiceProcess(options.jar(), jvmOptions, properties,
                     Files.createDirectories(logs.resolve("instance-" + number)), managementPort);
             all.add(instance);

@@ -177,7 +177,7 @@ public final class GrowthHarness {
         properties.put("claimguard.checkpoint.private-key", key.toString());
         properties.put("claimguard.checkpoint.directory", checkpoints.toString());
         properties.put("claimguard.checkpoint.period", "5s");
-        ServiceProcess process = new ServiceProcess(jar, ServiceProcess.DEFAULT_JVM_OPTIONS, properties,
+        ServiceProcess process = new ServiceProcess(jar, ServiceProcess.MEASURED_JVM_OPTIONS, properties,
                 Files.createDirectories(work.resolve("logs")), managementPort);
         process.start();
         process.awaitReady(PATIENCE);
