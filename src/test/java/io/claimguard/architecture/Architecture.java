@@ -46,6 +46,7 @@ final class Architecture {
                 .layer("verify").definedBy(root + ".verify..")
                 .layer("intake").definedBy(root + ".intake..")
                 .layer("seal").definedBy(root + ".seal..")
+                .layer("rollup").definedBy(root + ".rollup..")
                 .layer("status").definedBy(root + ".status..")
                 .layer("cli").definedBy(root + ".cli..")
                 .layer("merkle").definedBy(root + ".merkle..")
@@ -65,6 +66,7 @@ final class Architecture {
                 .whereLayer("verify").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")
                 .whereLayer("intake").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")
                 .whereLayer("seal").mayOnlyAccessLayers("pipeline", "config")
+                .whereLayer("rollup").mayOnlyAccessLayers("seal", "pipeline")
                 .whereLayer("status").mayOnlyAccessLayers("checkpoint", "seal", "config", "domain")
                 .whereLayer("cli").mayOnlyAccessLayers("status", "checkpoint", "merkle", "seal", "audit", "signing",
                         "pipeline", "broker", "config", "domain")

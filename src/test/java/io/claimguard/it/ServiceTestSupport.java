@@ -140,6 +140,8 @@ abstract class ServiceTestSupport {
         registry.add("claimguard.processing.outage-retry-delay", () -> "200ms");
         registry.add("claimguard.processing.outage-max-retry-delay", () -> "1s");
         registry.add("claimguard.seal.period", () -> "250ms");
+        // the rollups compacted often enough for RollupCompactionIT to see it
+        registry.add("claimguard.rollups.compaction-interval", () -> "2s");
         registry.add("claimguard.checkpoint.private-key", CHECKPOINT_KEY::toString);
         registry.add("claimguard.checkpoint.directory", CHECKPOINTS::toString);
         registry.add("claimguard.checkpoint.period", () -> "500ms");

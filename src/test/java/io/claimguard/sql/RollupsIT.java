@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -129,6 +130,82 @@ class RollupsIT {
             rs.next();
             assertThat(rs.getLong(1)).isZero();
         }
+    }
+
+    @Test
+    @DisplayName("Scenario: Compaction merges each group's deltas into one row and changes no answer")
+    void compactionMergesDeltasAndChangesNoAnswer() throws SQLException {
+        try (Connection connection = database.connect(); Statement sql = connection.createStatement()) {
+            Map<String, List<String>> before = answers(connection);
+            assertThat(crowdedGroups(connection)).as("groups holding several deltas before compaction").isPositive();
+            sql.execute("SET ROLE claimguard_writer");
+            long merged;
+            try (ResultSet rs = sql.executeQuery("SELECT claimguard.compact_rollups('-infinity')")) {
+                rs.next();
+                merged = rs.getLong(1);
+            }
+            sql.execute("RESET ROLE");
+            assertThat(merged).as("rows fewer").isPositive();
+            assertThat(crowdedGroups(connection)).as("groups holding several deltas after compaction").isZero();
+            assertThat(answers(connection)).isEqualTo(before);
+
+            // what is written after the compaction rolls up onto the compacted rows
+            sql.execute("SET ROLE claimguard_writer");
+            sql.execute(batch(720, 760));
+            sql.execute("RESET ROLE");
+            for (Map.Entry<String, String[]> view : SCAN_AND_ROLLUP.entrySet()) {
+                assertThat(rows(connection, view.getValue()[1])).as(view.getKey())
+                        .containsExactlyInAnyOrderElementsOf(rows(connection, view.getValue()[0]));
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("Scenario: Only the runtime role may compact, and only through the function")
+    void onlyTheRuntimeRoleMayCompact() throws SQLException {
+        try (Connection connection = database.connect(); Statement sql = connection.createStatement();
+                ResultSet rs = sql.executeQuery("""
+                        SELECT has_function_privilege('claimguard_writer', p.oid, 'EXECUTE'),
+                               p.proacl IS NOT NULL
+                                   AND NOT EXISTS (SELECT FROM aclexplode(p.proacl) AS a WHERE a.grantee = 0),
+                               p.prosecdef
+                        FROM pg_proc AS p JOIN pg_namespace AS n ON n.oid = p.pronamespace
+                        WHERE n.nspname = 'claimguard' AND p.proname = 'compact_rollups'""")) {
+            assertThat(rs.next()).as("claimguard.compact_rollups exists").isTrue();
+            assertThat(rs.getBoolean(1)).as("claimguard_writer may execute it").isTrue();
+            assertThat(rs.getBoolean(2)).as("PUBLIC may not execute it").isTrue();
+            assertThat(rs.getBoolean(3)).as("it runs as its owner").isTrue();
+        }
+        runtimeRoleHasNoPrivilegeOnTheRollups();
+    }
+
+    /** Groups of the four compacted rollups that hold more than one row. */
+    private static long crowdedGroups(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery("""
+                SELECT (SELECT count(*) FROM (SELECT FROM claimguard.audit_rollup
+                                              GROUP BY received_hour, source, projection_mode, effective_verdict, downgraded
+                                              HAVING count(*) > 1) AS g)
+                     + (SELECT count(*) FROM (SELECT FROM claimguard.guard_reason_rollup
+                                              GROUP BY received_hour, reason_code, downgraded HAVING count(*) > 1) AS g)
+                     + (SELECT count(*) FROM (SELECT FROM claimguard.claim_check_rollup
+                                              GROUP BY received_day, claim_type, verification, legacy_verification
+                                              HAVING count(*) > 1) AS g)
+                     + (SELECT count(*) FROM (SELECT FROM claimguard.finding_rollup
+                                              GROUP BY received_day, code HAVING count(*) > 1) AS g)""")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** What each view and rollup sum answers, sorted. */
+    private static Map<String, List<String>> answers(Connection connection) throws SQLException {
+        Map<String, List<String>> answers = new TreeMap<>();
+        for (Map.Entry<String, String[]> view : SCAN_AND_ROLLUP.entrySet()) {
+            List<String> rows = rows(connection, view.getValue()[1]);
+            rows.sort(null);
+            answers.put(view.getKey(), rows);
+        }
+        return answers;
     }
 
     /** Audits first to last - 1 in one statement, with claim checks and findings, as the service writes a batch. */
