@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -44,8 +45,9 @@ import java.util.stream.Stream;
 public final class GrowthHarness {
 
     static final String USAGE = """
-            usage: GrowthHarness [--sizes N,N,...] [--jar JAR] [--results DIR]
+            usage: GrowthHarness [--sizes N,N,...] [--jar JAR] [--results DIR] [--keep-database]
               defaults: --sizes 100000,1000000 --results bench/results
+              --keep-database: keep a copy of the grown database (its name is printed) to look at its plans and sizes
             """;
     private static final Duration PATIENCE = Duration.ofMinutes(5);
     private static final int FILL_CHUNK = 100_000;
@@ -73,11 +75,13 @@ public final class GrowthHarness {
         List<Long> sizes = List.of(100_000L, 1_000_000L);
         Path jar = null;
         Path resultsDirectory = Path.of("bench/results");
+        boolean keepDatabase = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--sizes" -> sizes = Stream.of(args[++i].split(",")).map(String::trim).map(Long::parseLong).toList();
                 case "--jar" -> jar = Path.of(args[++i]);
                 case "--results" -> resultsDirectory = Path.of(args[++i]);
+                case "--keep-database" -> keepDatabase = true;
                 default -> {
                     System.err.print(USAGE);
                     System.exit(2);
@@ -90,8 +94,23 @@ public final class GrowthHarness {
             GrowthHarness harness = new GrowthHarness(jar != null ? jar : ServiceProcess.findJar(), database, work);
             harness.run(sizes, resultsDirectory);
         } finally {
+            if (keepDatabase) {
+                keepCopy(database);
+            }
             database.drop();
         }
+    }
+
+    /** A copy of the grown database under a name of its own: the test database itself is dropped at exit. */
+    private static void keepCopy(TestDatabase database) throws SQLException {
+        String copy = "claimguard_growth_" + timestamp().toLowerCase(Locale.ROOT);
+        try (Connection admin = DriverManager.getConnection(
+                "jdbc:postgresql://" + database.host() + ":" + database.port() + "/postgres", database.username(),
+                database.password()); Statement statement = admin.createStatement()) {
+            // identifiers only, no input: CREATE DATABASE takes no bind parameter
+            statement.execute("CREATE DATABASE " + copy + " TEMPLATE " + database.databaseName());
+        }
+        System.out.println("kept: database " + copy + " (drop it with DROP DATABASE when done)");
     }
 
     private void run(List<Long> sizes, Path resultsDirectory) throws Exception {
@@ -452,20 +471,26 @@ public final class GrowthHarness {
     private void sizeOnDisk(long size) throws SQLException {
         long audits = count("SELECT count(*) FROM claimguard.verification_audit");
         long total = 0;
+        // a partition counts towards its partitioned table, a partition's index towards the partitioned index
         try (Connection connection = database.connect(); Statement statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery("""
-                        SELECT c.relname, pg_total_relation_size(c.oid)
+                        SELECT coalesce(pg_partition_root(c.oid), c.oid)::regclass::text AS relation,
+                               sum(pg_total_relation_size(c.oid)), sum(pg_relation_size(c.oid)),
+                               sum(coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0))
                         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                         WHERE n.nspname = 'claimguard' AND c.relkind = 'r'
-                        ORDER BY 2 DESC""")) {
+                        GROUP BY 1 ORDER BY 2 DESC""")) {
             while (rs.next()) {
+                String relation = rs.getString(1).replaceFirst("^claimguard\\.", "");
                 long bytes = rs.getLong(2);
                 total += bytes;
                 if (bytes > 64 * 1024) {
-                    System.out.printf(Locale.ROOT, "%-28s %,12d KB  %,8.0f bytes per audit%n", rs.getString(1),
+                    System.out.printf(Locale.ROOT, "%-28s %,12d KB  %,8.0f bytes per audit%n", relation,
                             bytes / 1024, (double) bytes / audits);
-                    results.put("disk: " + rs.getString(1) + " (with indexes, TOAST)", size, (double) bytes / audits,
+                    results.put("disk: " + relation + " (with indexes, TOAST)", size, (double) bytes / audits,
                             "bytes/audit");
+                    results.put("disk: " + relation + ", heap", size, (double) rs.getLong(3) / audits, "bytes/audit");
+                    results.put("disk: " + relation + ", TOAST", size, (double) rs.getLong(4) / audits, "bytes/audit");
                 }
             }
         }
@@ -473,6 +498,54 @@ public final class GrowthHarness {
                 (double) total / audits);
         results.put("disk: total", size, total / 1024.0 / 1024.0, "MB");
         results.put("disk: per audit", size, (double) total / audits, "bytes/audit");
+        sizeOfIndexes(size, audits);
+        sizeOfColumns(size, audits);
+    }
+
+    private void sizeOfIndexes(long size, long audits) throws SQLException {
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("""
+                        SELECT coalesce(pg_partition_root(c.oid), c.oid)::regclass::text, sum(pg_relation_size(c.oid))
+                        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                        WHERE n.nspname = 'claimguard' AND c.relkind = 'i'
+                        GROUP BY 1 HAVING sum(pg_relation_size(c.oid)) > 64 * 1024 ORDER BY 2 DESC""")) {
+            while (rs.next()) {
+                results.put("disk: index " + rs.getString(1).replaceFirst("^claimguard\\.", ""), size,
+                        (double) rs.getLong(2) / audits, "bytes/audit");
+            }
+        }
+    }
+
+    /** What each column of the audit tables holds per audit: pg_column_size, compressed and TOASTed as stored. */
+    private void sizeOfColumns(long size, long audits) throws SQLException {
+        for (String table : List.of("verification_audit", "claim_check", "finding", "audit_seal")) {
+            List<String> columns = new ArrayList<>();
+            try (Connection connection = database.connect(); PreparedStatement query = connection.prepareStatement("""
+                    SELECT attname FROM pg_attribute
+                    WHERE attrelid = ('claimguard.' || ?)::regclass AND attnum > 0 AND NOT attisdropped
+                    ORDER BY attnum""")) {
+                query.setString(1, table);
+                try (ResultSet rs = query.executeQuery()) {
+                    while (rs.next()) {
+                        columns.add(rs.getString(1));
+                    }
+                }
+            }
+            StringBuilder sql = new StringBuilder("SELECT ");
+            for (int i = 0; i < columns.size(); i++) {
+                sql.append(i == 0 ? "" : ", ").append("coalesce(sum(pg_column_size(\"").append(columns.get(i))
+                        .append("\")), 0)");
+            }
+            sql.append(" FROM claimguard.").append(table);
+            try (Connection connection = database.connect(); Statement statement = connection.createStatement();
+                    ResultSet rs = statement.executeQuery(sql.toString())) {
+                rs.next();
+                for (int i = 0; i < columns.size(); i++) {
+                    results.put("disk: column " + table + "." + columns.get(i), size,
+                            (double) rs.getLong(i + 1) / audits, "bytes/audit");
+                }
+            }
+        }
     }
 
     // ---- database helpers
