@@ -102,7 +102,7 @@ result=bench/results/cli-$stamp.md
     echo
     echo "runs: $runs of each command by each path, each a fresh JVM, after one run of each to warm the page cache"
     echo "baseline: java -jar $jar (the Spring Boot launcher reading nested jars)"
-    echo "fast: bin/claimguard ($( [ -f target/claimguard-cli/layout.stamp ] && echo 'extracted layout and class-data-sharing archive in target/claimguard-cli' || echo 'no extracted layout: the jar'))"
+    echo "fast: bin/claimguard ($( [ -f target/claimguard-fast/layout.stamp ] && echo 'extracted layout and class-data-sharing archive in target/claimguard-fast' || echo 'no extracted layout: the jar'))"
     echo "machine: $(nproc) cores, load average $load, $(java -version 2>&1 | head -n 1)"
 } > "$result"
 echo "written: $result"
