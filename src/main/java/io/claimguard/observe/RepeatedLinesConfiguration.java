@@ -16,7 +16,7 @@ import org.springframework.context.annotation.Configuration;
 class RepeatedLinesConfiguration {
 
     @Bean
-    RepeatedLinesFilter repeatedLinesFilter(@Value("${claimguard.logging.max-repeats-per-minute:10}") int maxRepeats) {
+    RepeatedLinesFilter repeatedLinesFilter(@Value("${claimguard.logging.max-repeats-per-minute}") int maxRepeats) {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         for (TurboFilter installed : context.getTurboFilterList()) {
             if (installed instanceof RepeatedLinesFilter filter) {

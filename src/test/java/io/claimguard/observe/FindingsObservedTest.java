@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.claimguard.config.ClaimGuardProperties;
+import io.claimguard.config.TestProperties;
 import io.claimguard.telemetry.InputTelemetry;
 import io.claimguard.domain.FindingCode;
 import io.claimguard.domain.Verification;
@@ -32,7 +32,7 @@ class FindingsObservedTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final PipelineObserver observer = new PipelineObserver(registry,
-            new ClaimGuardProperties(null, null, null, null, null, null, null, null, null, null, null, "unit-instance", null, null),
+            TestProperties.claimGuard("claimguard.instance-id=unit-instance"),
             InputTelemetry.OFF);
     private final Logger summaryLogger = (Logger) LoggerFactory.getLogger("io.claimguard.audit.summary");
     private final ListAppender<ILoggingEvent> summaryLines = new ListAppender<>();

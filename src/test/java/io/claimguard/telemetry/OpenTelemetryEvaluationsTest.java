@@ -4,6 +4,7 @@ import static io.claimguard.testkit.Envelopes.claimCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.claimguard.config.ClaimGuardProperties;
+import io.claimguard.config.TestProperties;
 import io.claimguard.domain.Finding;
 import io.claimguard.domain.FindingCode;
 import io.claimguard.domain.RejectionReason;
@@ -240,6 +241,8 @@ class OpenTelemetryEvaluationsTest {
     }
 
     private static ClaimGuardProperties properties(ClaimGuardProperties.Telemetry telemetry) {
-        return new ClaimGuardProperties(null, null, null, null, null, null, null, null, null, null, telemetry, "test", null, null);
+        return telemetry == null ? TestProperties.claimGuard("claimguard.instance-id=test")
+                : TestProperties.claimGuard("claimguard.instance-id=test", "claimguard.telemetry.enabled=" + telemetry.enabled(),
+                        "claimguard.telemetry.otlp-endpoint=" + telemetry.otlpEndpoint());
     }
 }

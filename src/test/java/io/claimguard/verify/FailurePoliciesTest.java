@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.claimguard.checkpoint.Ed25519Keys;
 import io.claimguard.config.ClaimGuardProperties;
+import io.claimguard.config.TestProperties;
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.domain.Limits;
 import io.claimguard.domain.Policy;
@@ -22,7 +23,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -62,10 +62,9 @@ class FailurePoliciesTest {
 
     @BeforeEach
     void startRoutes() throws Exception {
-        ClaimGuardProperties properties = new ClaimGuardProperties(null, null, null, null, null,
-                new ClaimGuardProperties.Processing(MAX_RETRIES, Duration.ofMillis(1), Duration.ofMillis(1),
-                        Duration.ofMillis(5)),
-                null, null, null, null, null, "test-instance", null, null);
+        ClaimGuardProperties properties = TestProperties.claimGuard("claimguard.instance-id=test-instance",
+                "claimguard.processing.max-retries=" + MAX_RETRIES, "claimguard.processing.retry-delay=1ms",
+                "claimguard.processing.outage-retry-delay=1ms", "claimguard.processing.outage-max-retry-delay=5ms");
         PipelineObserver observer = new PipelineObserver(new SimpleMeterRegistry(), properties, InputTelemetry.OFF);
         camel = new DefaultCamelContext();
         camel.addRoutes(new RetryPolicy(properties));
