@@ -2,11 +2,6 @@ package io.claimguard.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.claimguard.explorer.AuditPageProperties;
-import io.claimguard.explorer.ExplorerProperties;
-import io.claimguard.explorer.ManagementProperties;
-import io.claimguard.explorer.login.LoginThrottleProperties;
-import io.claimguard.signing.ResultSigningProperties;
 import java.io.IOException;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
@@ -24,7 +19,11 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
+import org.springframework.core.type.filter.AnnotationTypeFilter;
+import org.springframework.util.ClassUtils;
 
 /**
  * The configuration table of docs/operating.md against the code: every {@code claimguard.*} key the
@@ -35,8 +34,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 class ConfigurationTableTest {
 
-    private static final List<Class<?>> PROPERTIES = List.of(ClaimGuardProperties.class, ResultSigningProperties.class,
-            ManagementProperties.class, ExplorerProperties.class, AuditPageProperties.class, LoginThrottleProperties.class);
+    /** Every {@code @ConfigurationProperties} class of the main code, found by scanning: a new one cannot escape. */
+    private static final List<Class<?>> PROPERTIES = configurationPropertiesClasses();
 
     /** {@code @Value("${claimguard.x.y}")} or {@code @Value("${claimguard.x.y:default}")} in the main sources. */
     private static final Pattern VALUE_KEY = Pattern.compile("@Value\\(\"\\$\\{(claimguard\\.[a-z0-9.-]+)[:}]");
@@ -183,5 +182,21 @@ class ConfigurationTableTest {
         Map<String, String> yaml = new TreeMap<>(TestProperties.applicationYaml());
         yaml.keySet().removeIf(key -> !key.startsWith("claimguard."));
         return yaml;
+    }
+
+    private static List<Class<?>> configurationPropertiesClasses() {
+        ClassPathScanningCandidateComponentProvider scanner = new ClassPathScanningCandidateComponentProvider(false);
+        scanner.addIncludeFilter(new AnnotationTypeFilter(ConfigurationProperties.class));
+        List<Class<?>> classes = new ArrayList<>();
+        for (BeanDefinition candidate : scanner.findCandidateComponents("io.claimguard")) {
+            Class<?> type = ClassUtils.resolveClassName(candidate.getBeanClassName(), ConfigurationTableTest.class.getClassLoader());
+            // main code only: test sources may hold properties of their own
+            if (type.getProtectionDomain().getCodeSource().getLocation().getPath().contains("/test-classes/")) {
+                continue;
+            }
+            classes.add(type);
+        }
+        assertThat(classes).as("@ConfigurationProperties classes found").contains(ClaimGuardProperties.class);
+        return classes;
     }
 }
