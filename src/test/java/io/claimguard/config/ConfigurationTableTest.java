@@ -123,7 +123,7 @@ class ConfigurationTableTest {
 
     /** docs/interface.md's section 8 repeats the keys that shape the interface: each a real key with its real default. */
     @Test
-    @DisplayName("Scenario: The configuration table names every key the code binds, with application.yml's default")
+    @DisplayName("docs/interface.md's repeated rows name real keys, with application.yml's defaults")
     void interfaceTableNamesRealKeysWithTheirDefaults() throws IOException {
         Set<String> bound = boundKeys();
         Map<String, String> yaml = applicationYaml();
