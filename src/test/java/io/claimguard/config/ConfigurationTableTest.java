@@ -46,7 +46,7 @@ class ConfigurationTableTest {
     @DisplayName("Scenario: The configuration table names every key the code binds, with application.yml's default")
     void tableMatchesTheCode() throws IOException {
         Set<String> bound = boundKeys();
-        Map<String, String> documented = documentedDefaults();
+        Map<String, String> documented = documentedDefaults("docs/operating.md", "## Configuration", 50);
         Map<String, String> yaml = applicationYaml();
 
         assertThat(documented.keySet()).as("rows of docs/operating.md that no properties record binds")
@@ -120,14 +120,32 @@ class ConfigurationTableTest {
         }
     }
 
-    private static Map<String, String> documentedDefaults() throws IOException {
+    /** docs/interface.md's section 8 repeats the keys that shape the interface: each a real key with its real default. */
+    @Test
+    @DisplayName("docs/interface.md's repeated rows name real keys, with application.yml's defaults")
+    void interfaceTableNamesRealKeysWithTheirDefaults() throws IOException {
+        Set<String> bound = boundKeys();
+        Map<String, String> yaml = applicationYaml();
+        Map<String, String> repeated = documentedDefaults("docs/interface.md", "## 8. Configuration", 15);
+
+        assertThat(repeated.keySet()).as("rows of docs/interface.md that no properties record binds").isSubsetOf(bound);
+        repeated.forEach((key, documentedDefault) -> assertThat(yaml.getOrDefault(key, ""))
+                .as("application.yml's value of %s, which docs/interface.md gives as the default", key)
+                .isEqualTo(documentedDefault));
+    }
+
+    /** The keys and defaults of the claimguard rows of {@code page}'s section under {@code heading}. */
+    private static Map<String, String> documentedDefaults(String page, String heading, int atLeast) throws IOException {
         Map<String, String> defaults = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(Path.of("docs/operating.md"))) {
-            if (line.startsWith("| `claimguard.")) {
+        boolean inSection = false;
+        for (String line : Files.readAllLines(Path.of(page))) {
+            if (line.startsWith("## ")) {
+                inSection = line.equals(heading);
+            } else if (inSection && line.startsWith("| `claimguard.")) {
                 defaults.putAll(row(line));
             }
         }
-        assertThat(defaults).as("claimguard rows of docs/operating.md").hasSizeGreaterThan(50);
+        assertThat(defaults).as("claimguard rows of %s, %s", page, heading).hasSizeGreaterThan(atLeast);
         return defaults;
     }
 

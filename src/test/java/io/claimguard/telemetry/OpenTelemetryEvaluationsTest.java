@@ -3,7 +3,6 @@ package io.claimguard.telemetry;
 import static io.claimguard.testkit.Envelopes.claimCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.claimguard.config.ClaimGuardProperties;
 import io.claimguard.config.TestProperties;
 import io.claimguard.domain.Finding;
 import io.claimguard.domain.FindingCode;
@@ -208,9 +207,10 @@ class OpenTelemetryEvaluationsTest {
     @Test
     @DisplayName("Scenario: Telemetry is off by default")
     void offByDefault() {
-        assertThat(new TelemetryConfiguration().inputTelemetry(properties(new ClaimGuardProperties.Telemetry(
-                false, "http://localhost:4318")))).isSameAs(InputTelemetry.OFF);
-        assertThat(new TelemetryConfiguration().inputTelemetry(properties(null))).isSameAs(InputTelemetry.OFF);
+        // application.yml as it is, and telemetry switched off with an endpoint given
+        assertThat(new TelemetryConfiguration().inputTelemetry(TestProperties.claimGuard())).isSameAs(InputTelemetry.OFF);
+        assertThat(new TelemetryConfiguration().inputTelemetry(TestProperties.claimGuard("claimguard.telemetry.enabled=false",
+                "claimguard.telemetry.otlp-endpoint=http://localhost:4318"))).isSameAs(InputTelemetry.OFF);
     }
 
     /** Model PASS under a failed gatekeeper (LOW_CONFID), a score of 0.62, a critical and a non-critical claim. */
@@ -238,11 +238,5 @@ class OpenTelemetryEvaluationsTest {
         InputExchange.receive(exchange, new ReceivedInput(source, "ref-1", OffsetDateTime.now().minusSeconds(1),
                 "{}".getBytes(StandardCharsets.UTF_8), null, traceparent));
         return exchange;
-    }
-
-    private static ClaimGuardProperties properties(ClaimGuardProperties.Telemetry telemetry) {
-        return telemetry == null ? TestProperties.claimGuard("claimguard.instance-id=test")
-                : TestProperties.claimGuard("claimguard.instance-id=test", "claimguard.telemetry.enabled=" + telemetry.enabled(),
-                        "claimguard.telemetry.otlp-endpoint=" + telemetry.otlpEndpoint());
     }
 }
