@@ -392,11 +392,34 @@ COMMENT ON VIEW claimguard.guard_overruled_pass IS
     'Audited inputs whose model said PASS and whose guard downgraded the verdict (to LOW_CONFID or REJECT), with '
     'the reason codes that fired. id is verification_audit.id, the audit_id.';
 
+-- ---- what retention archived (claimguard archive): one row per archive, inserted in the transaction that drops the
+-- archived partitions. The service's checkpoint writer starts its Merkle tree from the newest row's compact range
+-- when it starts after an archive (the archived seals' hashes are no longer in the database).
+
+CREATE TABLE claimguard.audit_archive (
+    last_seq      bigint      PRIMARY KEY,
+    first_seq     bigint      NOT NULL,
+    tree_size     bigint      NOT NULL CHECK (tree_size > 0),
+    last_hash     bytea       NOT NULL CHECK (octet_length(last_hash) = 32),
+    -- the RFC 6962 compact range of the first tree_size leaves (io.claimguard.merkle.CompactRange)
+    compact_range bytea[]     NOT NULL,
+    file_name     text        NOT NULL,
+    months        text[]      NOT NULL,
+    checkpoint    text        NOT NULL,
+    archived_at   timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+COMMENT ON TABLE claimguard.audit_archive IS
+    'One row per archive claimguard archive wrote before dropping its months: the seal range, the Merkle tree up to its '
+    'last seal (the checkpoint writer goes on from it), the file and its signed checkpoint. Written by the owner only.';
+
 -- ---- grants: as V3 and V6 gave them, plus the keys the write path inserts first (the seal keys are the trigger's)
 
 GRANT SELECT, INSERT ON claimguard.verification_audit, claimguard.claim_check, claimguard.dead_letter,
     claimguard.audit_seal, claimguard.finding, claimguard.audit_input_key, claimguard.dead_letter_key
     TO claimguard_writer;
+-- the checkpoint writer (as the writer) reads where the archives end
+GRANT SELECT ON claimguard.audit_archive TO claimguard_writer;
 GRANT SELECT ON claimguard.verification_audit, claimguard.claim_check, claimguard.dead_letter, claimguard.audit_seal,
     claimguard.finding, claimguard.audit_input_key, claimguard.dead_letter_key, claimguard.audit_seal_key,
+    claimguard.audit_archive,
     claimguard.verification_labels_by_tool, claimguard.guard_overruled_pass TO claimguard_reader;

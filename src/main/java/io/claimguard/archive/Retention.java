@@ -45,7 +45,8 @@ import tools.jackson.databind.node.ObjectNode;
  *       checkpoint key;</li>
  *   <li>the file is read back and verified as the continuation of the archives before it, with the public key;</li>
  *   <li>only then, in the same transaction that holds the months' partitions locked against inserts since the start,
- *       each partition is detached and dropped. The key tables ({@code audit_input_key}, {@code dead_letter_key},
+ *       the archive is recorded in {@code claimguard.audit_archive} (where the service's checkpoint writer goes on
+ *       from) and each partition is detached and dropped. The key tables ({@code audit_input_key}, {@code dead_letter_key},
  *       {@code audit_seal_key}) are kept: duplicates stay refused, leaf indexes stay right.</li>
  * </ol>
  * It needs the owner's login (it drops tables); the service's runtime role cannot.
@@ -101,6 +102,12 @@ public final class Retention {
             ORDER BY id
             """;
 
+    private static final String RECORD_ARCHIVE = """
+            INSERT INTO claimguard.audit_archive (
+                last_seq, first_seq, tree_size, last_hash, compact_range, file_name, months, checkpoint)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """;
+
     private static final int FETCH_SIZE = 100;
 
     private Retention() {
@@ -150,18 +157,20 @@ public final class Retention {
             }
             Files.createDirectories(directory);
             Path temporary = directory.resolve("." + UUID.randomUUID() + ".tmp");
-            long deadLetters;
+            Written archive;
             try {
-                deadLetters = write(connection, temporary, months, range, before, key, origin, now);
+                archive = write(connection, temporary, months, range, before, key, origin, now);
                 written = directory.resolve(AuditArchive.fileName(range[0], range[1]));
                 Files.move(temporary, written, StandardCopyOption.ATOMIC_MOVE);
             } finally {
                 Files.deleteIfExists(temporary);
             }
             AuditArchive.verify(written, before, key.publicKey());
+            List<String> monthNames = months.stream().map(MONTH::format).toList();
+            record(connection, range, archive, written, monthNames);
             drop(connection, months);
             connection.commit();
-            return new Outcome(written, months.stream().map(MONTH::format).toList(), range[2], deadLetters, range[1], null);
+            return new Outcome(written, monthNames, range[2], archive.deadLetters(), range[1], null);
         } catch (SQLException | IOException | AuditArchive.ArchiveBroken | RuntimeException e) {
             connection.rollback();
             if (written != null) {
@@ -240,7 +249,27 @@ public final class Retention {
         }
     }
 
-    private static long write(Connection connection, Path file, List<YearMonth> months, long[] range,
+    /** What was written: the tree up to the archive's last seal, and its signed checkpoint. */
+    private record Written(long deadLetters, CompactRange tree, byte[] lastHash, SignedCheckpoint checkpoint) {
+    }
+
+    /** The archive in {@code claimguard.audit_archive}, where the service's checkpoint writer goes on from. */
+    private static void record(Connection connection, long[] range, Written archive, Path file, List<String> months)
+            throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(RECORD_ARCHIVE)) {
+            insert.setLong(1, range[1]);
+            insert.setLong(2, range[0]);
+            insert.setLong(3, archive.tree().size());
+            insert.setBytes(4, archive.lastHash());
+            insert.setArray(5, connection.createArrayOf("bytea", archive.tree().hashes().toArray(new byte[0][])));
+            insert.setString(6, file.getFileName().toString());
+            insert.setArray(7, connection.createArrayOf("text", months.toArray()));
+            insert.setString(8, archive.checkpoint().line());
+            insert.executeUpdate();
+        }
+    }
+
+    private static Written write(Connection connection, Path file, List<YearMonth> months, long[] range,
             AuditArchive.Verified before, Ed25519Keys.SigningKey key, String origin, Instant now)
             throws SQLException, IOException {
         CompactRange tree = before.tree();
@@ -312,8 +341,8 @@ public final class Retention {
             Checkpoint checkpoint = new Checkpoint(origin, tree.size(), tree.root(), range[1], lastHash, now);
             SignedCheckpoint signed = SignedCheckpoint.sign(checkpoint, key.privateKey(), key.publicKey());
             line(out, AuditArchive.JSON.createObjectNode().put("type", "checkpoint").put("line", signed.line()));
+            return new Written(deadLetters, tree, lastHash, signed);
         }
-        return deadLetters;
     }
 
     private static void drop(Connection connection, List<YearMonth> months) throws SQLException {

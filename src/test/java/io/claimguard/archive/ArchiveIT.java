@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.claimguard.checkpoint.CheckpointWriter;
+import io.claimguard.checkpoint.DirectoryCheckpointLog;
+import io.claimguard.checkpoint.Ed25519Keys;
+import io.claimguard.checkpoint.SignedCheckpoint;
 import io.claimguard.cli.ClaimGuardCli;
 import io.claimguard.seal.AuditSealer;
 import io.claimguard.testkit.TestDatabase;
@@ -21,6 +25,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,6 +118,21 @@ class ArchiveIT {
         Run receiptChecked = cli("verify-receipt", receipt.toString(), "--public-key", keyFile + ".pub");
         assertThat(receiptChecked.exitCode()).as(receiptChecked.toString()).isZero();
         assertThat(String.join("\n", receiptChecked.lines())).contains("audit_id " + archivedAudit);
+
+        // the service's checkpoint writer, started after the archive, goes on from the archived seals: its checkpoint
+        // covers all five, and the archived audit is proven against it
+        Path checkpointDirectory = work.resolve("checkpoints");
+        SignedCheckpoint afterArchive = new CheckpointWriter(writer, DirectoryCheckpointLog.create(checkpointDirectory),
+                Ed25519Keys.readSigningKey(keyFile), "claimguard/test-origin", Duration.ofMinutes(1), Clock.systemUTC())
+                .checkpointIfMoved().orElseThrow();
+        assertThat(afterArchive.checkpoint().treeSize()).isEqualTo(5);
+        Path laterReceipt = work.resolve("later-receipt.json");
+        Run provedLater = cli("prove", "--audit-id", Long.toString(archivedAudit), "--archives", archives.toString(),
+                "--checkpoints", checkpointDirectory.toString(), "--db-url", database.jdbcUrl(), "--out",
+                laterReceipt.toString());
+        assertThat(provedLater.exitCode()).as(provedLater.toString()).isZero();
+        assertThat(Files.readString(laterReceipt)).contains(afterArchive.line());
+        assertThat(cli("verify-receipt", laterReceipt.toString(), "--public-key", keyFile + ".pub").exitCode()).isZero();
     }
 
     @Test

@@ -93,6 +93,8 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
                 ORDER BY 1""", String.class);
         assertThat(grants).containsExactly(
                 // the keys the write path inserts first, deciding uniqueness across the monthly partitions (V14)
+                // where the archives end, for the checkpoint writer
+                "audit_archive SELECT",
                 "audit_input_key INSERT", "audit_input_key SELECT",
                 "audit_seal INSERT", "audit_seal SELECT",
                 "audit_seal_seq_seq USAGE",

@@ -323,7 +323,7 @@ class AnalystViewsIT {
                     "finding", "findings_per_code_daily", "findings_under_pass", "replay_run", "replay_outcome",
                     "kafka_delivery", "chain_verification", "audit_rollup", "guard_reason_rollup", "claim_check_rollup",
                     "finding_rollup", "finding_under_pass_rollup", "audit_input_key", "dead_letter_key",
-                "audit_seal_key");
+                "audit_seal_key", "audit_archive");
 
             for (String[] relation : relations) {
                 long asOwner = count(connection, relation[1]);
@@ -389,7 +389,7 @@ class AnalystViewsIT {
                 "finding", "findings_per_code_daily", "findings_under_pass", "replay_run", "replay_outcome",
                 "kafka_delivery", "chain_verification", "audit_rollup", "guard_reason_rollup", "claim_check_rollup",
                 "finding_rollup", "finding_under_pass_rollup", "audit_input_key", "dead_letter_key",
-                "audit_seal_key");
+                "audit_seal_key", "audit_archive");
 
         List<List<Boolean>> role = query("""
                 SELECT has_schema_privilege('claimguard_reader', 'claimguard', 'USAGE'),
