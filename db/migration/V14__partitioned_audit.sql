@@ -138,6 +138,9 @@ BEGIN
                     WHEN check_violation THEN
                         RAISE NOTICE 'claimguard.%: rows of % are in the default partition; no partition made for it',
                             audit_table, to_char(month_start, 'YYYY-MM');
+                    -- another instance starting at the same moment made it first
+                    WHEN duplicate_table OR unique_violation THEN
+                        NULL;
                 END;
             END IF;
         END LOOP;
