@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "archive", mixinStandardHelpOptions = true,
         description = {
             "Archive the audit partitions older than --max-age to a file, verify it, then drop them.",
-            "Every monthly partition that ends more than --max-age ago (claimguard.retention.max-age; \"never\", the default,"
+            "Every monthly partition that ends more than --max-age ago ($CLAIMGUARD_RETENTION_MAX_AGE; \"never\", the default,"
                 + " archives nothing) is written with its claim checks, findings, seals and dead letters to one gzip JSON"
                 + " lines file in --archive-dir, with the seal range it covers and a checkpoint over the chain up to its"
                 + " last seal signed with --private-key (the service's checkpoint key). The file is read back and verified"
