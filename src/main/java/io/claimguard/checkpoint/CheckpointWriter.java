@@ -110,10 +110,12 @@ public final class CheckpointWriter implements SealRoundListener {
     private void catchUp(Connection connection) throws SQLException, IOException {
         if (tree == null) {
             Optional<SignedCheckpoint> newest = log.latest();
-            CompactRange fresh = new CompactRange();
-            long[] head = {Long.MIN_VALUE};
-            byte[][] hash = {null};
-            SealLeaves.readAfter(connection, Long.MIN_VALUE, leaf -> {
+            // the seals archived and dropped (claimguard archive) are the tree's first leaves
+            ArchivedTree archived = ArchivedTree.newest(connection);
+            CompactRange fresh = archived == null ? new CompactRange() : archived.tree();
+            long[] head = {archived == null ? Long.MIN_VALUE : archived.lastSeq()};
+            byte[][] hash = {archived == null ? null : archived.lastHash()};
+            SealLeaves.readAfter(connection, head[0], leaf -> {
                 fresh.append(leaf.leafHash());
                 head[0] = leaf.seq();
                 hash[0] = leaf.sealHash();

@@ -37,8 +37,9 @@ public final class Receipts {
 
     private static final String SEAL_OF = """
             SELECT s.seq, s.hash, s.previous_hash, a.request_id,
-                   (SELECT count(*) FROM claimguard.audit_seal AS t WHERE t.seq < s.seq)
-            FROM claimguard.audit_seal AS s JOIN claimguard.verification_audit AS a ON a.id = s.audit_id
+                   (SELECT count(*) FROM claimguard.audit_seal_key AS t WHERE t.seq < s.seq)
+            FROM claimguard.audit_seal AS s
+            JOIN claimguard.verification_audit AS a ON a.id = s.audit_id AND a.audited_at = s.audited_at
             WHERE s.audit_id = ?
             """;
 
@@ -77,31 +78,51 @@ public final class Receipts {
     /** The inclusion proof of one audit row's seal against the newest checkpoint that covers it. */
     public static Receipt.Inclusion proveInclusion(Connection connection, long auditId, List<SignedCheckpoint> checkpoints)
             throws SQLException {
+        return proveInclusion(connection, auditId, checkpoints, ArchivedSeals.NONE);
+    }
+
+    /**
+     * The inclusion proof of one audit row's seal, live or archived, against the newest checkpoint that covers it: one
+     * of the log's, or the one at the end of an archive. The tree's first leaves are the archived seals.
+     */
+    public static Receipt.Inclusion proveInclusion(Connection connection, long auditId,
+            List<SignedCheckpoint> logCheckpoints, ArchivedSeals archived) throws SQLException {
+        List<SignedCheckpoint> checkpoints = new ArrayList<>(logCheckpoints);
+        checkpoints.addAll(archived.checkpoints());
         long seq;
         byte[] hash;
         byte[] previousHash;
         String requestId;
         long leafIndex;
-        try (PreparedStatement query = connection.prepareStatement(SEAL_OF)) {
-            query.setLong(1, auditId);
-            try (ResultSet rs = query.executeQuery()) {
-                if (!rs.next()) {
-                    boolean exists = rowExists(connection, auditId);
-                    throw new NotProvable(exists ? "audit_id " + auditId + " is not sealed yet; try again in a few seconds"
-                            : "there is no audit row with audit_id " + auditId, exists);
+        ArchivedSeals.Sealed archivedSeal = archived.sealOf(auditId).orElse(null);
+        if (archivedSeal != null) {
+            seq = archivedSeal.seq();
+            hash = archivedSeal.hash();
+            previousHash = archivedSeal.previousHash();
+            requestId = archivedSeal.requestId();
+            leafIndex = archivedSeal.leafIndex();
+        } else {
+            try (PreparedStatement query = connection.prepareStatement(SEAL_OF)) {
+                query.setLong(1, auditId);
+                try (ResultSet rs = query.executeQuery()) {
+                    if (!rs.next()) {
+                        boolean exists = rowExists(connection, auditId);
+                        throw new NotProvable(exists ? "audit_id " + auditId + " is not sealed yet; try again in a few seconds"
+                                : "there is no audit row with audit_id " + auditId, exists);
+                    }
+                    seq = rs.getLong(1);
+                    hash = rs.getBytes(2);
+                    previousHash = rs.getBytes(3);
+                    requestId = rs.getString(4);
+                    leafIndex = rs.getLong(5);
                 }
-                seq = rs.getLong(1);
-                hash = rs.getBytes(2);
-                previousHash = rs.getBytes(3);
-                requestId = rs.getString(4);
-                leafIndex = rs.getLong(5);
             }
         }
         SignedCheckpoint checkpoint = checkpoints.stream().filter(c -> c.checkpoint().treeSize() > leafIndex)
                 .max(Comparator.comparingLong(c -> c.checkpoint().treeSize()))
                 .orElseThrow(() -> new NotProvable("audit_id %d is sealed (seal seq %d) but no checkpoint covers it yet;"
                         .formatted(auditId, seq) + " the next one is signed within claimguard.checkpoint.period", true));
-        List<byte[]> leaves = leavesMatching(connection, checkpoint.checkpoint());
+        List<byte[]> leaves = leavesMatching(connection, checkpoint.checkpoint(), archived);
         List<String> proof = MerkleTree.inclusionProof(leaves, leafIndex).stream().map(Receipts::base64).toList();
         return new Receipt.Inclusion(Receipt.INCLUSION, auditId, requestId, seq, HEX.formatHex(hash),
                 HEX.formatHex(previousHash), leafIndex, proof, checkpoint.line());
@@ -115,7 +136,7 @@ public final class Receipts {
                         + treeSizes(checkpoints), false));
         SignedCheckpoint newer = checkpoints.stream().max(Comparator.comparingLong(c -> c.checkpoint().treeSize()))
                 .orElseThrow();
-        List<byte[]> leaves = leavesMatching(connection, newer.checkpoint());
+        List<byte[]> leaves = leavesMatching(connection, newer.checkpoint(), ArchivedSeals.NONE);
         if (!Arrays.equals(MerkleTree.root(leaves.subList(0, (int) oldSize)), older.checkpoint().rootHash())) {
             throw new NotProvable("the chain no longer matches the checkpoint of size " + oldSize
                     + ": run claimguard verify-chain with the checkpoints", false);
@@ -200,10 +221,21 @@ public final class Receipts {
     }
 
     /** The leaf hashes of the checkpoint's tree, read from the chain and checked against the checkpoint. */
-    private static List<byte[]> leavesMatching(Connection connection, Checkpoint checkpoint) throws SQLException {
+    private static List<byte[]> leavesMatching(Connection connection, Checkpoint checkpoint, ArchivedSeals archived)
+            throws SQLException {
         List<byte[]> leaves = new ArrayList<>();
         long[] last = {Long.MIN_VALUE};
-        SealLeaves.readAfter(connection, Long.MIN_VALUE, leaf -> {
+        for (SealLeaves.Leaf leaf : archived.leaves()) {
+            if (leaves.size() == checkpoint.treeSize()) {
+                break;
+            }
+            leaves.add(leaf.leafHash());
+            last[0] = leaf.seq();
+        }
+        SealLeaves.readAfter(connection, archived.lastSeq(), leaf -> {
+            if (leaves.size() == checkpoint.treeSize()) {
+                return false;
+            }
             leaves.add(leaf.leafHash());
             last[0] = leaf.seq();
             return leaves.size() < checkpoint.treeSize();

@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
         subcommands = {ServeCommand.class, SendCommand.class, BrowseCommand.class, ConsumeCommand.class,
             StatusCommand.class, VerifyChainCommand.class, KeygenCommand.class, ProveCommand.class,
             VerifyReceiptCommand.class, VerifyResultCommand.class, RedriveCommand.class, ReplayCommand.class, HashPasswordCommand.class,
+            ArchiveCommand.class,
             CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

@@ -1,5 +1,6 @@
 package io.claimguard.cli;
 
+import io.claimguard.archive.AuditArchive;
 import io.claimguard.checkpoint.Checkpoint;
 import io.claimguard.checkpoint.CheckpointLog.LoggedCheckpoint;
 import io.claimguard.checkpoint.CheckpointReport;
@@ -8,6 +9,7 @@ import io.claimguard.checkpoint.Ed25519Keys;
 import io.claimguard.seal.AuditChainVerifier;
 import io.claimguard.seal.ChainReport;
 import io.claimguard.seal.ChainVerification;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.PublicKey;
@@ -28,6 +30,7 @@ import picocli.CommandLine.Spec;
             "Check the audit hash chain; name the first altered or removed row.",
             "Recomputes the hash chain of claimguard.audit_seal from the audit rows as they are now and names the first seal or row that was altered or removed. Any login that can read schema claimguard will do.",
             "With --checkpoints and --public-key it checks every checkpoint's signature and verifies incrementally: only the seals after the head of the checkpoint before the newest, which must still have its signed hash, and that the newest checkpoint extends it. With --full as well it recomputes the whole chain and checks that it still contains every checkpoint (seals removed from the end, or a chain rewritten and re-hashed, are named by checkpoint and seal seq).",
+            "With --archives it first verifies the archives claimguard archive wrote (every seal's hash recomputed from the archived rows, each archive continuing the one before, each archive's checkpoint root, and its signature with --public-key), then the live chain from the last archived seal on.",
             "Each run is recorded in claimguard.chain_verification when the login may (claimguard status reports the newest)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the chain is intact (and every checkpoint holds)",
@@ -48,12 +51,22 @@ final class VerifyChainCommand implements Callable<Integer> {
             + " checkpoint's Merkle root (streamed, in constant memory), not only the seals after the trusted checkpoint")
     private boolean full;
 
+    @Option(names = "--archives", paramLabel = "DIR",
+            description = "the archives of dropped partitions (claimguard archive --archive-dir): verified first, the live"
+                + " chain then from the last archived seal")
+    private Path archives;
+
     @Spec
     private CommandSpec spec;
 
     @Override
     public Integer call() {
-        if (checkpointDirectories.given() != (publicKeyFile != null)) {
+        if (archives != null && full) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--full and --archives: the archives are verified in full against their own checkpoints; leave out --full");
+        }
+        if (checkpointDirectories.given() && publicKeyFile == null
+                || publicKeyFile != null && !checkpointDirectories.given() && archives == null) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--checkpoints and --public-key go together: the checkpoints are checked with the public key");
         }
@@ -62,9 +75,18 @@ final class VerifyChainCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         ChainReport chain;
         CheckpointReport checked = null;
+        AuditArchive.Verified archived = verifiedArchives(publicKey, out);
+        if (archived == null) {
+            return ExitCodes.FINDINGS;
+        }
         try (Connection connection = database.connect()) {
             Checkpoint trusted = publicKey == null || full ? null : CheckpointVerifier.trustedStart(checkpoints, publicKey);
-            if (trusted != null) {
+            if (archived.size() > 0 && (trusted == null || trusted.headSeq() <= archived.lastSeq())) {
+                // the log's checkpoints up to the last archived seal are vouched for by the archives' own
+                trusted = null;
+                chain = AuditChainVerifier.verifyAfterArchive(connection, archived.lastSeq(), archived.lastHash(),
+                        "the archives in " + archives);
+            } else if (trusted != null) {
                 chain = AuditChainVerifier.verifyAfter(connection, trusted.headSeq(), trusted.headHash(),
                         "the signed checkpoint " + trusted.describe());
                 checked = CheckpointVerifier.verifyNewest(connection, checkpoints, publicKey);
@@ -95,6 +117,25 @@ final class VerifyChainCommand implements Callable<Integer> {
         } catch (SQLException e) {
             spec.commandLine().getErr().println("verify-chain: the outcome was not recorded in claimguard.chain_verification"
                     + " (" + e.getMessage().lines().findFirst().orElse("") + ")");
+        }
+    }
+
+    /** The archives verified, oldest first (none without --archives); null, having said why, when one does not hold. */
+    private AuditArchive.Verified verifiedArchives(PublicKey publicKey, PrintWriter out) {
+        if (archives == null) {
+            return AuditArchive.Verified.none();
+        }
+        try {
+            AuditArchive.Verified verified = AuditArchive.verifyAll(archives, publicKey);
+            out.printf("archives: %d archived seals verified through seal seq %d, %d archive checkpoint(s) %s%n",
+                    verified.size(), verified.lastSeq(), verified.checkpoints().size(),
+                    publicKey == null ? "matching (signatures not checked: no --public-key)" : "matching and signed");
+            return verified;
+        } catch (AuditArchive.ArchiveBroken e) {
+            out.println("archives: BROKEN: " + e.getMessage());
+            return null;
+        } catch (IOException e) {
+            throw new ToolFailure("cannot read the archives in " + archives, e);
         }
     }
 

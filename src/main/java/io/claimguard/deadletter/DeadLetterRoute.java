@@ -33,16 +33,27 @@ public class DeadLetterRoute extends EndpointRouteBuilder {
 
     /**
      * A re-driven input's {@code redrive_of} is kept only if it names a dead letter: a wrong id never fails the
-     * insert. Returns the new row's {@code redrive_of}; no row when the delivery was recorded before.
+     * insert. The delivery's key ({@code dead_letter_key}, V14) is inserted first: it decides across the monthly
+     * partitions whether the delivery was recorded before. Returns the new row's {@code redrive_of}; no row when the
+     * delivery was recorded before.
      */
     static final String INSERT_DEAD_LETTER = """
+            WITH delivery AS (
+                INSERT INTO claimguard.dead_letter_key (source, source_ref, payload_sha256, dead_letter_id, recorded_at)
+                VALUES (:?source, :?source_ref, :?payload_sha256,
+                        nextval(pg_get_serial_sequence('claimguard.dead_letter', 'id')), now())
+                ON CONFLICT ON CONSTRAINT dead_letter_delivery_key DO NOTHING
+                RETURNING dead_letter_id, recorded_at, source, source_ref, payload_sha256
+            )
             INSERT INTO claimguard.dead_letter (
-                source, source_ref, received_at, reason_code, reason, payload, payload_sha256, payload_size,
-                payload_truncated, redrive_of)
-            VALUES (:?source, :?source_ref, :?received_at, :?reason_code, :?reason, :?payload, :?payload_sha256,
-                    :?payload_size, :?payload_truncated,
-                    (SELECT d.id FROM claimguard.dead_letter d WHERE d.id = CAST(:?redrive_of AS bigint)))
-            ON CONFLICT ON CONSTRAINT dead_letter_delivery_key DO NOTHING
+                id, recorded_at, source, source_ref, payload_sha256, received_at, reason_code, reason, payload,
+                payload_size, payload_truncated, redrive_of)
+            SELECT dead_letter_id, recorded_at, source, source_ref, payload_sha256,
+                   CAST(:?received_at AS timestamptz), CAST(:?reason_code AS text), CAST(:?reason AS text),
+                   CAST(:?payload AS bytea), CAST(:?payload_size AS bigint), CAST(:?payload_truncated AS boolean),
+                   (SELECT k.dead_letter_id FROM claimguard.dead_letter_key k
+                    WHERE k.dead_letter_id = CAST(:?redrive_of AS bigint))
+            FROM delivery
             RETURNING redrive_of
             """;
 

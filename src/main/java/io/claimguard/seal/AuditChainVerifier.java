@@ -33,7 +33,7 @@ public final class AuditChainVerifier {
     private static final String SEALS_WITH_CONTENT_AFTER = "SELECT " + SealHash.CONTENT_COLUMNS + """
             , s.seq, s.audit_id, s.previous_hash, s.hash
             FROM claimguard.audit_seal AS s
-            LEFT JOIN claimguard.verification_audit AS a ON a.id = s.audit_id
+            LEFT JOIN claimguard.verification_audit AS a ON a.id = s.audit_id AND a.audited_at = s.audited_at
             WHERE s.seq > ?
             ORDER BY s.seq
             """;
@@ -111,6 +111,19 @@ public final class AuditChainVerifier {
             }
             return walkChain(connection, new StoredSeal(trustedSeq, 0, null, trustedHash), "seal seq " + trustedSeq);
         });
+    }
+
+    /**
+     * Verifies the live seals after the last archived one (claimguard archive): the first live seal must link to the
+     * archived hash, and every seal after it to the one before and give its row's hash. The archived seals are the
+     * archives' own verification's.
+     *
+     * @param archived how the output names the last archived seal, e.g. the archive file
+     */
+    public static ChainReport verifyAfterArchive(Connection connection, long archivedSeq, byte[] archivedHash,
+            String archived) throws SQLException {
+        return inSnapshot(connection, () -> walkChain(connection, new StoredSeal(archivedSeq, 0, null, archivedHash),
+                "seal seq " + archivedSeq + ", the last of " + archived));
     }
 
     private interface Walk {

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
@@ -58,15 +59,21 @@ public final class AuditSealer {
 
     /** Package-private for the test that shows a batch reads only the rows above where its round got to. */
     static final String UNSEALED_ROWS = "SELECT " + SealHash.CONTENT_COLUMNS + """
+            , a.audited_at
             FROM claimguard.verification_audit AS a
             WHERE a.id > ?
-              AND NOT EXISTS (SELECT 1 FROM claimguard.audit_seal AS s WHERE s.audit_id = a.id AND s.audit_id > ?)
+              AND NOT EXISTS (SELECT 1 FROM claimguard.audit_seal AS s
+                              WHERE s.audit_id = a.id AND s.audited_at = a.audited_at AND s.audit_id > ?)
             ORDER BY a.id
             LIMIT ?
             """;
 
+    /** The seal lies in its row's partition: it carries the row's audited_at (V14). */
     private static final String INSERT_SEAL =
-            "INSERT INTO claimguard.audit_seal (audit_id, previous_hash, hash) VALUES (?, ?, ?)";
+            "INSERT INTO claimguard.audit_seal (audit_id, audited_at, previous_hash, hash) VALUES (?, ?, ?, ?)";
+
+    /** The position of {@code audited_at} after the content's columns. */
+    private static final int AUDITED_AT = SealHash.CONTENT_COLUMN_COUNT + 1;
 
     private final DataSource dataSource;
     private final int batchSize;
@@ -138,7 +145,8 @@ public final class AuditSealer {
             try (ResultSet rs = rows.executeQuery()) {
                 while (rs.next()) {
                     byte[] hash = SealHash.link(previousHash, SealHash.content(rs));
-                    seals.add(new Seal(SealHash.auditId(rs), previousHash, hash));
+                    seals.add(new Seal(SealHash.auditId(rs), rs.getObject(AUDITED_AT, OffsetDateTime.class),
+                            previousHash, hash));
                     previousHash = hash;
                 }
             }
@@ -150,8 +158,9 @@ public final class AuditSealer {
         try (PreparedStatement insert = connection.prepareStatement(INSERT_SEAL)) {
             for (Seal seal : seals) {
                 insert.setLong(1, seal.auditId());
-                insert.setBytes(2, seal.previousHash());
-                insert.setBytes(3, seal.hash());
+                insert.setObject(2, seal.auditedAt());
+                insert.setBytes(3, seal.previousHash());
+                insert.setBytes(4, seal.hash());
                 insert.addBatch();
             }
             insert.executeBatch();
@@ -193,7 +202,7 @@ public final class AuditSealer {
         }
     }
 
-    private record Seal(long auditId, byte[] previousHash, byte[] hash) {
+    private record Seal(long auditId, OffsetDateTime auditedAt, byte[] previousHash, byte[] hash) {
     }
 
     /** How many rows a batch sealed, and the id the next batch of its round looks above. */

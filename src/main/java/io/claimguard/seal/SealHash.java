@@ -8,7 +8,11 @@ import java.security.NoSuchAlgorithmException;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * What a seal covers and how its hash is computed: the one definition, used by the sealer and the verifier alike.
@@ -55,6 +59,11 @@ public final class SealHash {
     /** The previous_hash of the first seal. */
     static final byte[] GENESIS = new byte[32];
 
+    /** The previous_hash of the first seal: 32 zero bytes. */
+    public static byte[] genesis() {
+        return GENESIS.clone();
+    }
+
     private static final byte[] TAG = "claimguard-audit-seal-v1".getBytes(StandardCharsets.US_ASCII);
     private static final int ROW_VALUES = 15;
     private static final int CLAIM_VALUES = 9;
@@ -70,7 +79,7 @@ public final class SealHash {
      * row values, then every claim value of its claim checks as one text array, 9 entries per claim check, then
      * {@code redrive_of}, {@code policy}, then every value of its findings as one text array, 4 entries per finding.
      */
-    static final String CONTENT_COLUMNS = """
+    public static final String CONTENT_COLUMNS = """
             a.id::text,
             a.request_id,
             a.source,
@@ -93,7 +102,7 @@ public final class SealHash {
                     c.ordinal::text, c.claim_id, c.claim_text, c.claim_type, c.verification,
                     c.legacy_verification, c.is_critical::text, c.detail, c.evidence_refs::text])
                     WITH ORDINALITY AS v (value, position)
-                WHERE c.audit_id = a.id
+                WHERE c.audit_id = a.id AND c.audited_at = a.audited_at
                 ORDER BY c.ordinal, v.position),
             a.redrive_of::text,
             a.policy,
@@ -102,9 +111,12 @@ public final class SealHash {
                 FROM claimguard.finding AS f
                 CROSS JOIN LATERAL unnest(ARRAY[f.ordinal::text, f.claim_ordinal::text, f.code, f.detail])
                     WITH ORDINALITY AS v (value, position)
-                WHERE f.audit_id = a.id
+                WHERE f.audit_id = a.id AND f.audited_at = a.audited_at
                 ORDER BY f.ordinal, v.position)
             """;
+
+    /** How many columns {@link #CONTENT_COLUMNS} selects: a query adds its own after them. */
+    public static final int CONTENT_COLUMN_COUNT = ROW_VALUES + 4;
 
     private SealHash() {
     }
@@ -114,31 +126,77 @@ public final class SealHash {
         return Long.parseLong(row.getString(1));
     }
 
-    /** The canonical content of the current row of a result set that selects {@link #CONTENT_COLUMNS}. */
-    static byte[] content(ResultSet row) throws SQLException {
-        ByteArrayOutputStream content = new ByteArrayOutputStream();
+    /**
+     * One row's content as values, as {@link #CONTENT_COLUMNS} renders them: what an archive keeps of a sealed row, and
+     * all that its hash is recomputed from.
+     *
+     * @param row the 15 row values in order, {@code groundedness_score} and {@code input_sha256} in hex; null for NULL
+     * @param claims the claim values, 9 per claim check
+     * @param findings the finding values, 4 per finding
+     */
+    public record Rendered(List<String> row, List<String> claims, String redriveOf, String policy,
+            List<String> findings) {
+
+        public Rendered {
+            if (row.size() != ROW_VALUES || claims.size() % CLAIM_VALUES != 0 || findings.size() % FINDING_VALUES != 0) {
+                throw new IllegalArgumentException("not a rendered audit row: %d row values, %d claim values, %d finding values"
+                        .formatted(row.size(), claims.size(), findings.size()));
+            }
+            row = Collections.unmodifiableList(new ArrayList<>(row));
+            // a claim value may be NULL: no List.copyOf
+            claims = Collections.unmodifiableList(new ArrayList<>(claims));
+            findings = Collections.unmodifiableList(new ArrayList<>(findings));
+        }
+
+        /** The audit id: the first row value. */
+        public long auditId() {
+            return Long.parseLong(row.get(0));
+        }
+    }
+
+    /** The current row of a result set that selects {@link #CONTENT_COLUMNS}, as values. */
+    public static Rendered rendered(ResultSet row) throws SQLException {
+        List<String> values = new ArrayList<>(ROW_VALUES);
         for (int column = 1; column <= ROW_VALUES; column++) {
             boolean bytes = column == GROUNDEDNESS_SCORE || column == INPUT_SHA256;
-            writeValue(content, bytes ? row.getBytes(column) : utf8(row.getString(column)));
+            if (bytes) {
+                byte[] value = row.getBytes(column);
+                values.add(value == null ? null : hex(value));
+            } else {
+                values.add(row.getString(column));
+            }
         }
-        String[] claimValues = textArray(row, ROW_VALUES + 1);
-        writeLength(content, claimValues.length / CLAIM_VALUES);
-        for (String value : claimValues) {
+        return new Rendered(values, Arrays.asList(textArray(row, ROW_VALUES + 1)), row.getString(ROW_VALUES + 2),
+                row.getString(ROW_VALUES + 3), Arrays.asList(textArray(row, ROW_VALUES + 4)));
+    }
+
+    /** The canonical content of the current row of a result set that selects {@link #CONTENT_COLUMNS}. */
+    static byte[] content(ResultSet row) throws SQLException {
+        return content(rendered(row));
+    }
+
+    /** The canonical content of a rendered row: the bytes its seal's hash covers. */
+    public static byte[] content(Rendered rendered) {
+        ByteArrayOutputStream content = new ByteArrayOutputStream();
+        for (int column = 1; column <= ROW_VALUES; column++) {
+            String value = rendered.row().get(column - 1);
+            boolean bytes = column == GROUNDEDNESS_SCORE || column == INPUT_SHA256;
+            writeValue(content, bytes ? (value == null ? null : HexFormat.of().parseHex(value)) : utf8(value));
+        }
+        writeLength(content, rendered.claims().size() / CLAIM_VALUES);
+        for (String value : rendered.claims()) {
             writeValue(content, utf8(value));
         }
-        String redriveOf = row.getString(ROW_VALUES + 2);
-        String policy = row.getString(ROW_VALUES + 3);
-        if (redriveOf != null || policy != null) {
-            writeValue(content, utf8(redriveOf));
+        if (rendered.redriveOf() != null || rendered.policy() != null) {
+            writeValue(content, utf8(rendered.redriveOf()));
         }
-        if (policy != null) {
-            writeValue(content, utf8(policy));
+        if (rendered.policy() != null) {
+            writeValue(content, utf8(rendered.policy()));
         }
-        String[] findingValues = textArray(row, ROW_VALUES + 4);
-        if (findingValues.length > 0) {
+        if (!rendered.findings().isEmpty()) {
             content.write(FINDINGS_PART);
-            writeLength(content, findingValues.length / FINDING_VALUES);
-            for (String value : findingValues) {
+            writeLength(content, rendered.findings().size() / FINDING_VALUES);
+            for (String value : rendered.findings()) {
                 writeValue(content, utf8(value));
             }
         }
@@ -153,7 +211,7 @@ public final class SealHash {
     }
 
     /** The hash of a seal: SHA-256 over the tag, the previous seal's hash and the row's content. */
-    static byte[] link(byte[] previousHash, byte[] content) {
+    public static byte[] link(byte[] previousHash, byte[] content) {
         MessageDigest sha256 = sha256();
         sha256.update(TAG);
         sha256.update(previousHash);
@@ -161,7 +219,7 @@ public final class SealHash {
         return sha256.digest();
     }
 
-    static String hex(byte[] bytes) {
+    public static String hex(byte[] bytes) {
         return HexFormat.of().formatHex(bytes);
     }
 

@@ -30,7 +30,9 @@ final class Architecture {
      * (the {@code sign} step of the pipeline) with {@code checkpoint}'s Ed25519 keys, and the command line checks results
      * with it. Who may log in to the broker and what each role may do there is {@code broker}, which uses nothing of
      * the service: {@code config} secures the embedded broker with it, and the command line's tools log in by role with
-     * it. The application class at the root wires it all and is not a layer.
+     * it. Retention ({@code archive}) writes old partitions to archive files with {@code seal}'s content and a
+     * {@code checkpoint}, and reads them back for the command line. The application class at the root wires it all
+     * and is not a layer.
      */
     static ArchRule layers(String root) {
         return layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -54,6 +56,7 @@ final class Architecture {
                 .layer("explorer").definedBy(root + ".explorer..")
                 .layer("signing").definedBy(root + ".signing..")
                 .layer("broker").definedBy(root + ".broker..")
+                .layer("archive").definedBy(root + ".archive..")
                 .whereLayer("domain").mayNotAccessAnyLayer()
                 .whereLayer("broker").mayNotAccessAnyLayer()
                 .whereLayer("config").mayOnlyAccessLayers("broker", "domain")
@@ -68,8 +71,9 @@ final class Architecture {
                 .whereLayer("seal").mayOnlyAccessLayers("pipeline", "config")
                 .whereLayer("rollup").mayOnlyAccessLayers("seal", "pipeline")
                 .whereLayer("status").mayOnlyAccessLayers("checkpoint", "seal", "config", "domain")
-                .whereLayer("cli").mayOnlyAccessLayers("status", "checkpoint", "merkle", "seal", "audit", "signing",
-                        "pipeline", "broker", "config", "domain")
+                .whereLayer("cli").mayOnlyAccessLayers("archive", "status", "checkpoint", "merkle", "seal", "audit",
+                        "signing", "pipeline", "broker", "config", "domain")
+                .whereLayer("archive").mayOnlyAccessLayers("checkpoint", "merkle", "seal")
                 .whereLayer("merkle").mayNotAccessAnyLayer()
                 .whereLayer("checkpoint").mayOnlyAccessLayers("seal", "merkle", "pipeline", "config")
                 .whereLayer("explorer").mayOnlyAccessLayers("seal", "config")

@@ -234,6 +234,8 @@ class TamperEvidenceIT {
         long firstRewritten = sealSeqOf(auditIds.get(5));
         asOwner("UPDATE claimguard.verification_audit SET effective_verdict = 'PASS' WHERE id = " + auditIds.get(5),
                 "DELETE FROM claimguard.audit_seal WHERE seq >= " + firstRewritten,
+                // and the seals' keys (V14), which would refuse a second seal of the same seq
+                "DELETE FROM claimguard.audit_seal_key WHERE seq >= " + firstRewritten,
                 "SELECT setval('claimguard.audit_seal_seq_seq', " + (firstRewritten - 1) + ")");
         assertThat(sealer.sealAllRows()).isEqualTo(3);
         assertThat(sealSeqOf(auditIds.get(7))).isEqualTo(covering.headSeq());
@@ -450,6 +452,7 @@ class TamperEvidenceIT {
 
         long firstRewritten = sealSeqOf(auditIds.get(1));
         asOwner("DELETE FROM claimguard.audit_seal WHERE seq >= " + firstRewritten,
+                "DELETE FROM claimguard.audit_seal_key WHERE seq >= " + firstRewritten,
                 "SELECT setval('claimguard.audit_seal_seq_seq', " + (firstRewritten - 1) + ")",
                 "UPDATE claimguard.verification_audit SET effective_verdict = 'PASS' WHERE id = " + auditIds.get(1));
         sealer.sealAllRows();

@@ -51,12 +51,14 @@ class OverviewRollupsIT {
                                     ELSE ARRAY['verdict.invalid'] END,
                                (ARRAY['claim_checks', 'legacy', 'none'])[g % 5 % 3 + 1], '{}', sha256(('in-' || g)::bytea)
                         FROM generate_series(?, ?) AS g
-                        RETURNING id
+                        RETURNING id, audited_at
                     )
                     INSERT INTO claimguard.claim_check (
-                        audit_id, ordinal, claim_type, verification, legacy_verification, is_critical, evidence_refs)
+                        audit_id, ordinal, claim_type, verification, legacy_verification, is_critical, evidence_refs,
+                        audited_at)
                     SELECT id, o, 'root_cause', (ARRAY['direct_observation', 'unsupported', NULL])[(id + o) % 3 + 1],
-                           (ARRAY['direct_evidence', 'no_evidence', 'no_evidence'])[(id + o) % 3 + 1], false, '[]'
+                           (ARRAY['direct_evidence', 'no_evidence', 'no_evidence'])[(id + o) % 3 + 1], false, '[]',
+                           audited_at
                     FROM audit CROSS JOIN generate_series(0, (id % 3)::int) AS o""", first, first + 49);
         }
     }

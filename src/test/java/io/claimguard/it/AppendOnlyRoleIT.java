@@ -21,7 +21,7 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
     private static final List<String> AUDIT_TABLES = List.of(
             "claimguard.verification_audit", "claimguard.claim_check", "claimguard.dead_letter", "claimguard.audit_seal",
-            "claimguard.finding");
+            "claimguard.finding", "claimguard.audit_input_key", "claimguard.dead_letter_key", "claimguard.audit_seal_key");
 
     @Autowired
     DataSource dataSource;
@@ -45,11 +45,11 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
                         RETURNING id""", requestId, requestId);
                 execute(connection, """
                         INSERT INTO claimguard.claim_check (
-                            audit_id, ordinal, legacy_verification, is_critical, evidence_refs)
-                        VALUES (?, 0, 'no_evidence', false, '[]')""", auditId);
+                            audit_id, ordinal, legacy_verification, is_critical, evidence_refs, audited_at)
+                        VALUES (?, 0, 'no_evidence', false, '[]', now())""", auditId);
                 execute(connection, """
-                        INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
-                        VALUES (?, 0, 0, 'evidence.unknown_invocation', 'direct insert')""", auditId);
+                        INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail, audited_at)
+                        VALUES (?, 0, 0, 'evidence.unknown_invocation', 'direct insert', now())""", auditId);
                 execute(connection, """
                         INSERT INTO claimguard.dead_letter (
                             source, source_ref, received_at, reason_code, reason, payload, payload_sha256, payload_size,
@@ -57,8 +57,8 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
                         VALUES ('file', ?, now(), 'not_json', 'direct insert', '\\x00', sha256('\\x00'), 1, false)""",
                         requestId);
                 execute(connection, """
-                        INSERT INTO claimguard.audit_seal (audit_id, previous_hash, hash)
-                        VALUES (?, sha256(?::bytea), sha256('\\x01'))""", auditId, requestId);
+                        INSERT INTO claimguard.audit_seal (audit_id, audited_at, previous_hash, hash)
+                        VALUES (?, now(), sha256(?::bytea), sha256('\\x01'))""", auditId, requestId);
 
                 assertThat(queryLong(connection, """
                         SELECT count(*) FROM claimguard.verification_audit a
@@ -92,6 +92,10 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
                 WHERE n.nspname = 'claimguard' AND a.grantee = 'claimguard_writer'::regrole
                 ORDER BY 1""", String.class);
         assertThat(grants).containsExactly(
+                // the keys the write path inserts first, deciding uniqueness across the monthly partitions (V14)
+                // where the archives end, for the checkpoint writer
+                "audit_archive SELECT",
+                "audit_input_key INSERT", "audit_input_key SELECT",
                 "audit_seal INSERT", "audit_seal SELECT",
                 "audit_seal_seq_seq USAGE",
                 "chain_verification INSERT", "chain_verification SELECT",
@@ -99,6 +103,7 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
                 "claim_check INSERT", "claim_check SELECT",
                 "dead_letter INSERT", "dead_letter SELECT",
                 "dead_letter_id_seq USAGE",
+                "dead_letter_key INSERT", "dead_letter_key SELECT",
                 "finding INSERT", "finding SELECT",
                 // the Kafka entry's delivery counts: bookkeeping, not audit, updated in place (V11)
                 "kafka_delivery INSERT", "kafka_delivery SELECT", "kafka_delivery UPDATE",
@@ -140,6 +145,9 @@ class AppendOnlyRoleIT extends ServiceTestSupport {
 
     /** A column of the table that exists; the privilege check fails the UPDATE before any constraint is looked at. */
     private static String someColumn(String table) {
+        if (table.endsWith("_key")) {
+            return table.endsWith("audit_seal_key") ? "previous_hash" : table.endsWith("audit_input_key") ? "audited_at" : "source";
+        }
         return table.endsWith("claim_check") || table.endsWith("finding") ? "detail" : table.endsWith("audit_seal") ? "hash" : "source";
     }
 

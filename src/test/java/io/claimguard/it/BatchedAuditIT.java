@@ -168,7 +168,8 @@ class BatchedAuditIT extends ServiceTestSupport {
             await().atMost(PATIENCE).until(() -> SQL.queryForObject("""
                     SELECT count(*) FROM pg_stat_activity
                     WHERE datname = current_database() AND wait_event_type = 'Lock'
-                      AND query LIKE '%INSERT INTO claimguard.verification_audit%'""", Long.class) == stuck);
+                      -- the audit statement by its key insert: pg_stat_activity keeps only its first kilobyte
+                      AND query LIKE '%INSERT INTO claimguard.audit_input_key%'""", Long.class) == stuck);
         }
     }
 

@@ -139,9 +139,10 @@ class FindingRowsIT extends ServiceTestSupport {
             afterRemoval = verifyChain();
         } finally {
             SQL.update("""
-                    INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
-                    VALUES (?, 1, 0, 'evidence.unknown_invocation', ?)""",
-                    auditId, "source_invocation_ids 402 is not among the invocation_ids of trace-1 [394]");
+                    INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail, audited_at)
+                    SELECT id, 1, 0, 'evidence.unknown_invocation', ?, audited_at
+                    FROM claimguard.verification_audit WHERE id = ?""",
+                    "source_invocation_ids 402 is not among the invocation_ids of trace-1 [394]", auditId);
         }
         assertThat(afterRemoval.lines().get(0)).startsWith(altered);
 
@@ -151,8 +152,9 @@ class FindingRowsIT extends ServiceTestSupport {
                 Envelopes.clean().set("request_id", "'" + withoutFindings + "'").verify(), List.of())));
         await().atMost(PATIENCE).until(() -> sealed(withoutFindings));
         SQL.update("""
-                INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
-                VALUES (?, 0, NULL, 'consistency.groundedness_at_odds', 'slipped in')""", plainId);
+                INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail, audited_at)
+                SELECT id, 0, NULL, 'consistency.groundedness_at_odds', 'slipped in', audited_at
+                FROM claimguard.verification_audit WHERE id = ?""", plainId);
         ChainReport afterAddition;
         try {
             afterAddition = verifyChain();

@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -223,8 +224,10 @@ class AuditSealerIT {
                 assertThat(withoutFindings).isEqualTo(FIXED_ROW_HASH_BEFORE_FINDINGS);
 
                 try (PreparedStatement finding = owner.prepareStatement("""
-                        INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
-                        VALUES (?, 0, NULL, 'consistency.groundedness_at_odds', 'groundedness_score 0.62 under ...')""")) {
+                        INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail, audited_at)
+                        SELECT id, 0, NULL, 'consistency.groundedness_at_odds', 'groundedness_score 0.62 under ...',
+                               audited_at
+                        FROM claimguard.verification_audit WHERE id = ?""")) {
                     finding.setLong(1, auditId);
                     finding.executeUpdate();
                 }
@@ -255,9 +258,9 @@ class AuditSealerIT {
         try (PreparedStatement claim = owner.prepareStatement("""
                 INSERT INTO claimguard.claim_check (
                     audit_id, ordinal, claim_id, claim_text, claim_type, verification, legacy_verification,
-                    is_critical, detail, evidence_refs)
+                    is_critical, detail, evidence_refs, audited_at)
                 VALUES (?, 0, 'claim-1', 'CPU is high', 'symptom', 'direct_observation', 'direct_evidence', true,
-                        NULL, '[{"trace_ref": "trace-1"}]')""")) {
+                        NULL, '[{"trace_ref": "trace-1"}]', '2026-12-03T10:00:01.5Z')""")) {
             claim.setLong(1, auditId);
             claim.executeUpdate();
         }
@@ -301,13 +304,14 @@ class AuditSealerIT {
     private static long insert(Connection connection, int claims) throws SQLException {
         String requestId = "sealer-" + UUID.randomUUID();
         long id;
+        OffsetDateTime auditedAt;
         try (PreparedStatement insert = connection.prepareStatement("""
                 INSERT INTO claimguard.verification_audit (
                     request_id, source, source_ref, received_at, model_verdict, effective_verdict, downgraded,
                     guard_reasons, projection_mode, groundedness_score, critical_fact_count, audit, input_sha256)
                 VALUES (?, 'jms', ?, now(), 'PASS', 'LOW_CONFID', true, '{gatekeeper.fail}', 'claim_checks', 0.62, 1,
                         jsonb_build_object('envelope', jsonb_build_object('request_id', ?::text)), sha256(?::bytea))
-                RETURNING id""")) {
+                RETURNING id, audited_at""")) {
             insert.setString(1, requestId);
             insert.setString(2, "ID:" + requestId);
             insert.setString(3, requestId);
@@ -315,17 +319,19 @@ class AuditSealerIT {
             try (ResultSet rs = insert.executeQuery()) {
                 rs.next();
                 id = rs.getLong(1);
+                auditedAt = rs.getObject(2, OffsetDateTime.class);
             }
         }
         for (int ordinal = 0; ordinal < claims; ordinal++) {
             try (PreparedStatement claim = connection.prepareStatement("""
                     INSERT INTO claimguard.claim_check (
                         audit_id, ordinal, claim_id, claim_text, claim_type, verification, legacy_verification,
-                        is_critical, detail, evidence_refs)
+                        is_critical, detail, evidence_refs, audited_at)
                     VALUES (?, ?, 'claim-1', 'CPU is high', 'symptom', 'direct_observation', 'direct_evidence', true,
-                            NULL, '[{"trace_ref": "trace-1"}]')""")) {
+                            NULL, '[{"trace_ref": "trace-1"}]', ?)""")) {
                 claim.setLong(1, id);
                 claim.setInt(2, ordinal);
+                claim.setObject(3, auditedAt);
                 claim.executeUpdate();
             }
         }

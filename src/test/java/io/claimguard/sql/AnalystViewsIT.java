@@ -74,6 +74,9 @@ class AnalystViewsIT {
     private static final String NOT_AN_ARRAY = """
             {"trace_ref": "trace-6", "tool_name": "query_metrics"}""";
 
+    /** A monthly or default partition of an audit table (V14). */
+    private static final Pattern PARTITION = Pattern.compile(".+_(\\d{4}_\\d{2}|default)");
+
     private static TestDatabase database;
     private static long a1;
     private static long a2;
@@ -311,13 +314,16 @@ class AnalystViewsIT {
                     relations.add(new String[] {rs.getString(1), rs.getString(2)});
                 }
             }
-            assertThat(relations).extracting(relation -> relation[0]).containsExactlyInAnyOrder(
+            // the monthly and default partitions (V14) are read through their partitioned table, and each is readable
+            assertThat(relations).extracting(relation -> relation[0]).filteredOn(name -> !PARTITION.matcher(name).matches())
+                    .containsExactlyInAnyOrder(
                     "flyway_schema_history", "verification_audit", "claim_check", "dead_letter", "audit_seal",
                     "downgrades_per_reason_daily", "verification_labels_by_claim_type",
                     "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily",
                     "finding", "findings_per_code_daily", "findings_under_pass", "replay_run", "replay_outcome",
                     "kafka_delivery", "chain_verification", "audit_rollup", "guard_reason_rollup", "claim_check_rollup",
-                    "finding_rollup", "finding_under_pass_rollup");
+                    "finding_rollup", "finding_under_pass_rollup", "audit_input_key", "dead_letter_key",
+                "audit_seal_key", "audit_archive");
 
             for (String[] relation : relations) {
                 long asOwner = count(connection, relation[1]);
@@ -374,14 +380,16 @@ class AnalystViewsIT {
                 WHERE n.nspname = 'claimguard' AND a.grantee = 'claimguard_reader'::regrole""",
                 rs -> new String[] {rs.getString(1), rs.getString(2)});
         assertThat(grants).extracting(grant -> grant[1]).containsOnly("SELECT");
-        // every table and view, and no sequence
-        assertThat(grants).extracting(grant -> grant[0]).containsExactlyInAnyOrder(
+        // every table and view (the partitions of V14 too), and no sequence
+        assertThat(grants).extracting(grant -> grant[0]).filteredOn(name -> !PARTITION.matcher(name).matches())
+                .containsExactlyInAnyOrder(
                 "flyway_schema_history", "verification_audit", "claim_check", "dead_letter", "audit_seal",
                 "downgrades_per_reason_daily", "verification_labels_by_claim_type",
                 "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily",
                 "finding", "findings_per_code_daily", "findings_under_pass", "replay_run", "replay_outcome",
                 "kafka_delivery", "chain_verification", "audit_rollup", "guard_reason_rollup", "claim_check_rollup",
-                "finding_rollup", "finding_under_pass_rollup");
+                "finding_rollup", "finding_under_pass_rollup", "audit_input_key", "dead_letter_key",
+                "audit_seal_key", "audit_archive");
 
         List<List<Boolean>> role = query("""
                 SELECT has_schema_privilege('claimguard_reader', 'claimguard', 'USAGE'),
@@ -612,8 +620,9 @@ class AnalystViewsIT {
         try (PreparedStatement insert = connection.prepareStatement("""
                 INSERT INTO claimguard.claim_check (
                     audit_id, ordinal, claim_id, claim_text, claim_type, verification, legacy_verification,
-                    is_critical, detail, evidence_refs)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb))""")) {
+                    is_critical, detail, evidence_refs, audited_at)
+                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), a.audited_at
+                FROM claimguard.verification_audit AS a WHERE a.id = ?""")) {
             insert.setLong(1, auditId);
             insert.setInt(2, ordinal);
             insert.setString(3, "claim-" + ordinal);
@@ -624,21 +633,23 @@ class AnalystViewsIT {
             insert.setBoolean(8, claimType != null && List.of("root_cause", "symptom", "impact", "risk").contains(claimType));
             insert.setString(9, "checked against the trace");
             insert.setString(10, evidenceRefs);
-            insert.executeUpdate();
+            insert.setLong(11, auditId);
+            assertThat(insert.executeUpdate()).isEqualTo(1);
         }
     }
 
     private static void finding(Connection connection, long auditId, int ordinal, Integer claimOrdinal, String code)
             throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("""
-                INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
-                VALUES (?, ?, ?, ?, ?)""")) {
+                INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail, audited_at)
+                SELECT ?, ?, ?, ?, ?, a.audited_at FROM claimguard.verification_audit AS a WHERE a.id = ?""")) {
             insert.setLong(1, auditId);
             insert.setInt(2, ordinal);
             insert.setObject(3, claimOrdinal, Types.INTEGER);
             insert.setString(4, code);
             insert.setString(5, code + " found at " + ordinal);
-            insert.executeUpdate();
+            insert.setLong(6, auditId);
+            assertThat(insert.executeUpdate()).isEqualTo(1);
         }
     }
 

@@ -78,7 +78,7 @@ class RollupsIT {
         database = TestDatabase.createSeparate();
         flyway("12").migrate();
         try (Connection connection = database.connect(); Statement sql = connection.createStatement()) {
-            sql.execute(batch(0, 300));
+            sql.execute(batchBeforePartitions(0, 300));
         }
         flyway(null).migrate();
         try (Connection connection = database.connect(); Statement sql = connection.createStatement()) {
@@ -88,12 +88,13 @@ class RollupsIT {
                 sql.execute(batch(first, first + 1));
             }
             // a redelivery: the same bytes, nothing inserted, nothing counted
-            sql.execute(batch(700, 701).replace("RETURNING id", "ON CONFLICT (input_sha256) DO NOTHING RETURNING id"));
+            sql.execute(batch(700, 701).replace("AS g\n", "AS g WHERE NOT EXISTS (SELECT FROM claimguard.audit_input_key AS k"
+                    + " WHERE k.input_sha256 = sha256(('input-' || g)::bytea))\n"));
             // a finding added on its own to inputs that already had its code, and to some that had none
             sql.execute("""
-                    INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
+                    INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail, audited_at)
                     SELECT a.id, 10, NULL, CASE WHEN a.id % 2 = 0 THEN 'evidence.unknown_invocation'
-                                                ELSE 'consistency.late' END, 'added later'
+                                                ELSE 'consistency.late' END, 'added later', a.audited_at
                     FROM claimguard.verification_audit AS a WHERE a.id % 5 = 0""");
         }
     }
@@ -209,6 +210,12 @@ class RollupsIT {
     }
 
     /** Audits first to last - 1 in one statement, with claim checks and findings, as the service writes a batch. */
+    /** A batch as written before V14: the claim checks and findings without their audit's audited_at. */
+    private static String batchBeforePartitions(int first, int last) {
+        return batch(first, last).replace("RETURNING id, audited_at", "RETURNING id")
+                .replaceAll(",\\s*audited_at\\)", ")").replaceAll(",\\s*audited_at(?=\\s*FROM)", "");
+    }
+
     private static String batch(int first, int last) {
         return """
                 WITH audit AS (
@@ -224,19 +231,21 @@ class RollupsIT {
                            (ARRAY['claim_checks', 'claim_checks_replaced', 'legacy', 'none'])[g %% 5 %% 4 + 1],
                            '{}', sha256(('input-' || g)::bytea)
                     FROM generate_series(%d, %d) AS g
-                    RETURNING id
+                    RETURNING id, audited_at
                 ), claims AS (
                     INSERT INTO claimguard.claim_check (
-                        audit_id, ordinal, claim_type, verification, legacy_verification, is_critical, evidence_refs)
+                        audit_id, ordinal, claim_type, verification, legacy_verification, is_critical, evidence_refs,
+                        audited_at)
                     SELECT id, o, (ARRAY['root_cause', 'impact', NULL])[(id + o) %% 3 + 1],
                            (ARRAY['direct_observation', 'unsupported', NULL, 'ODD'])[(id * 3 + o) %% 4 + 1],
                            (ARRAY['direct_evidence', 'no_evidence', 'no_evidence', 'indirect_support'])[(id * 3 + o) %% 4 + 1],
-                           false, '[]'
+                           false, '[]', audited_at
                     FROM audit CROSS JOIN generate_series(0, (id %% 4)::int) AS o
                     RETURNING audit_id
                 )
-                INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
-                SELECT id, o, NULL, (ARRAY['evidence.unknown_invocation', 'evidence.tool_mismatch'])[(id + o / 2) %% 2 + 1], 'd'
+                INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail, audited_at)
+                SELECT id, o, NULL, (ARRAY['evidence.unknown_invocation', 'evidence.tool_mismatch'])[(id + o / 2) %% 2 + 1], 'd',
+                       audited_at
                 FROM audit CROSS JOIN generate_series(0, (id %% 3)::int - 1) AS o
                 """.formatted(first, last - 1);
     }

@@ -57,6 +57,11 @@ final class CamelBaseline {
     static final String INSERT_VERIFICATION = """
             WITH new_row AS (
                 SELECT nextval(pg_get_serial_sequence('claimguard.verification_audit', 'id')) AS id
+            ), keys AS (
+                INSERT INTO claimguard.audit_input_key (input_sha256, audit_id, audited_at)
+                SELECT CAST(:?input_sha256 AS bytea), new_row.id, now() FROM new_row
+                ON CONFLICT ON CONSTRAINT verification_audit_input_sha256_key DO NOTHING
+                RETURNING audit_id
             ), inserted AS (
                 INSERT INTO claimguard.verification_audit (
                     id, request_id, source, source_ref, received_at, model_verdict, effective_verdict, downgraded,
@@ -70,14 +75,14 @@ final class CamelBaseline {
                                 THEN 'claimguard_effective_result' ELSE 'effective_result' END,
                            jsonb_set(CAST(:?effective_result AS jsonb), '{audit_id}', to_jsonb(new_row.id)))
                 FROM new_row
-                ON CONFLICT ON CONSTRAINT verification_audit_input_sha256_key DO NOTHING
-                RETURNING id
+                JOIN keys ON keys.audit_id = new_row.id
+                RETURNING id, audited_at
             ), claims AS (
                 INSERT INTO claimguard.claim_check (
                     audit_id, ordinal, claim_id, claim_text, claim_type, verification, legacy_verification,
-                    is_critical, detail, evidence_refs)
+                    is_critical, detail, evidence_refs, audited_at)
                 SELECT inserted.id, c.ordinal, c.claim_id, c.claim_text, c.claim_type, c.verification,
-                       c.legacy_verification, c.is_critical, c.detail, c.evidence_refs
+                       c.legacy_verification, c.is_critical, c.detail, c.evidence_refs, inserted.audited_at
                 FROM inserted
                 CROSS JOIN jsonb_to_recordset(CAST(:?claims AS jsonb)) AS c(
                     ordinal integer, claim_id text, claim_text text, claim_type text, verification text,
@@ -85,7 +90,7 @@ final class CamelBaseline {
             )
             SELECT id AS audit_id, true AS created FROM inserted
             UNION ALL
-            SELECT id, false FROM claimguard.verification_audit
+            SELECT audit_id, false FROM claimguard.audit_input_key
             WHERE input_sha256 = :?input_sha256 AND NOT EXISTS (SELECT 1 FROM inserted)
             """;
 

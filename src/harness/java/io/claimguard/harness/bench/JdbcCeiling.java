@@ -41,8 +41,8 @@ final class JdbcCeiling {
     private static final String INSERT_CLAIM_CHECK = """
             INSERT INTO claimguard.claim_check (
                 audit_id, ordinal, claim_id, claim_text, claim_type, verification, legacy_verification,
-                is_critical, detail, evidence_refs)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb))
+                is_critical, detail, evidence_refs, audited_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), now())
             """;
     /** How {@code EffectiveResult.toJson(verification, null)} begins; the audit id goes in its place. */
     private static final String NO_AUDIT_ID = "{\"audit_id\":null";

@@ -23,7 +23,7 @@ final class Templates {
     private static final Set<String> AUDIT_OWN = Set.of("id", "request_id", "source_ref", "received_at", "input_sha256",
             "audited_at");
     private static final Set<String> DEAD_LETTER_OWN = Set.of("id", "source_ref", "received_at", "recorded_at");
-    private static final Set<String> CHILD_OWN = Set.of("audit_id");
+    private static final Set<String> CHILD_OWN = Set.of("audit_id", "audited_at");
 
     private final long lastTemplateId;
     private final long lastDeadLetterTemplateId;
@@ -52,6 +52,10 @@ final class Templates {
             List<String> claimColumns = copied(connection, "claim_check", CHILD_OWN);
             List<String> findingColumns = copied(connection, "finding", CHILD_OWN);
             List<String> deadLetterColumns = copied(connection, "dead_letter", DEAD_LETTER_OWN);
+            try (Statement statement = connection.createStatement()) {
+                // the monthly partitions (V14) of the year the rows are spread over
+                statement.execute("SELECT claimguard.create_audit_partitions((now() - interval '366 days')::date, 3)");
+            }
             connection.setAutoCommit(false);
             try (Statement statement = connection.createStatement()) {
                 statement.execute("CREATE TEMP TABLE growth_template ON COMMIT PRESERVE ROWS AS SELECT id,"
@@ -77,11 +81,13 @@ final class Templates {
                             + " sha256(('growth-' || n.g)::bytea), n.received_at + interval '50 milliseconds', "
                             + prefixed("t", auditColumns)
                             + " FROM growth_new AS n JOIN claimguard.verification_audit AS t ON t.id = n.template_id");
-                    statement.execute("INSERT INTO claimguard.claim_check (audit_id, " + String.join(", ", claimColumns)
-                            + ") SELECT n.id, " + prefixed("c", claimColumns) + " FROM growth_new AS n"
+                    statement.execute("INSERT INTO claimguard.claim_check (audit_id, audited_at, " + String.join(", ", claimColumns)
+                            + ") SELECT n.id, n.received_at + interval '50 milliseconds', " + prefixed("c", claimColumns)
+                            + " FROM growth_new AS n"
                             + " JOIN claimguard.claim_check AS c ON c.audit_id = n.template_id");
-                    statement.execute("INSERT INTO claimguard.finding (audit_id, " + String.join(", ", findingColumns)
-                            + ") SELECT n.id, " + prefixed("f", findingColumns) + " FROM growth_new AS n"
+                    statement.execute("INSERT INTO claimguard.finding (audit_id, audited_at, " + String.join(", ", findingColumns)
+                            + ") SELECT n.id, n.received_at + interval '50 milliseconds', " + prefixed("f", findingColumns)
+                            + " FROM growth_new AS n"
                             + " JOIN claimguard.finding AS f ON f.audit_id = n.template_id");
                     long deadLetters = Math.round((to - from + 1) * deadLetterShare / (1 - deadLetterShare));
                     statement.execute(String.format(Locale.ROOT, "INSERT INTO claimguard.dead_letter (source_ref,"
