@@ -46,17 +46,22 @@ class LeanAuditStorageIT {
                 assertThat(indexNames(statement)).doesNotContainAnyElementsOf(DROPPED_INDEXES);
 
                 String ofRequest = query("claim_checks_of_request.sql").replace(":'request_id'", "'req-77777'");
-                assertThat(plan(sql, ofRequest)).contains("verification_audit_request_id_idx", "claim_check_pkey")
-                        .doesNotContain("Seq Scan");
-                assertThat(plan(sql, query("overruled_pass_last_24h.sql")))
-                        .contains("Index").doesNotContain("Seq Scan on verification_audit");
-                assertThat(plan(sql, query("dead_letters_this_week_by_reason.sql")))
-                        .contains("dead_letter_received_at_idx").doesNotContain("Seq Scan");
+                String ofRequestPlan = plan(sql, ofRequest);
+                assertThat(ofRequestPlan).containsPattern("Index Scan using verification_audit_\\w*request_id_idx")
+                        .containsPattern("Index Scan using claim_check_\\w*pkey");
+                assertThat(seqScansOfRows(ofRequestPlan)).isEmpty();
+                String overruledPlan = plan(sql, query("overruled_pass_last_24h.sql"));
+                assertThat(overruledPlan).contains("Index");
+                assertThat(seqScansOfRows(overruledPlan)).isEmpty();
+                String deadLettersPlan = plan(sql, query("dead_letters_this_week_by_reason.sql"));
+                assertThat(deadLettersPlan).containsPattern("dead_letter_\\w*received_at_idx");
+                assertThat(seqScansOfRows(deadLettersPlan)).isEmpty();
                 // the finding rollup trigger's look-up of an input's earlier findings with a code (V13) keeps its index
-                assertThat(plan(sql, """
+                String earlierPlan = plan(sql, """
                         SELECT FROM claimguard.finding AS earlier
-                        WHERE earlier.code = 'evidence.unknown_invocation' AND earlier.audit_id = 4242"""))
-                        .contains("finding_code_idx").doesNotContain("Seq Scan");
+                        WHERE earlier.code = 'evidence.unknown_invocation' AND earlier.audit_id = 4242""");
+                assertThat(earlierPlan).containsPattern("finding_\\w*code\\w*_idx");
+                assertThat(seqScansOfRows(earlierPlan)).isEmpty();
             }
         } finally {
             database.drop();
@@ -74,14 +79,14 @@ class LeanAuditStorageIT {
                        'claim_checks', jsonb_build_object('request_id', 'req-' || g), sha256(g::text::bytea)
                 FROM generate_series(1, 100000) AS g""");
         statement.execute("""
-                INSERT INTO claimguard.claim_check (audit_id, ordinal, claim_id, claim_text, claim_type, verification,
-                    legacy_verification, is_critical, detail, evidence_refs)
-                SELECT a.id, o, 'claim-' || o, 'claim text', 'symptom', 'direct_observation', 'direct_evidence', true,
+                INSERT INTO claimguard.claim_check (audit_id, audited_at, ordinal, claim_id, claim_text, claim_type,
+                    verification, legacy_verification, is_critical, detail, evidence_refs)
+                SELECT a.id, a.audited_at, o, 'claim-' || o, 'claim text', 'symptom', 'direct_observation', 'direct_evidence', true,
                        'detail', '[]'
                 FROM claimguard.verification_audit AS a CROSS JOIN generate_series(0, 1) AS o""");
         statement.execute("""
-                INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
-                SELECT id, 0, 0, 'evidence.unknown_invocation', 'detail'
+                INSERT INTO claimguard.finding (audit_id, audited_at, ordinal, claim_ordinal, code, detail)
+                SELECT id, audited_at, 0, 0, 'evidence.unknown_invocation', 'detail'
                 FROM claimguard.verification_audit WHERE id % 10 = 0""");
         statement.execute("""
                 INSERT INTO claimguard.dead_letter (source, source_ref, received_at, reason_code, reason, payload,
@@ -91,6 +96,14 @@ class LeanAuditStorageIT {
                 FROM generate_series(1, 5000) AS g""");
         statement.execute("ANALYZE claimguard.verification_audit, claimguard.claim_check, claimguard.finding,"
                 + " claimguard.dead_letter");
+    }
+
+    /**
+     * The plan's sequential scans of partitions that hold rows: a month's partition that is still empty (those made
+     * ahead, the default one) is scanned at no cost, which the planner prefers to opening its index.
+     */
+    private static List<String> seqScansOfRows(String plan) {
+        return plan.lines().filter(line -> line.contains("Seq Scan") && !line.contains("(cost=0.00..0.00 ")).toList();
     }
 
     private static List<String> indexNames(Statement statement) throws SQLException {
