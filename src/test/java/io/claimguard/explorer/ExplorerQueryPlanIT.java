@@ -21,7 +21,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The explorer's list queries on 200,000 audit rows and 50,000 dead letters (a database of its own, filled with
+ * The explorer's list queries on 200,000 audit rows (one in a hundred with a finding) and 50,000 dead letters (a database of its own, filled with
  * generate_series): every filter the list page offers is served by an index, newest first, never by a sequential
  * scan of the table; an audit page's claim checks and findings are a range of their primary key, taken in its order.
  * The plans are printed for the design documents.
@@ -77,6 +77,15 @@ class ExplorerQueryPlanIT {
                     INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
                     SELECT %d, o, o * 10 + 9, 'evidence.unknown_invocation', 'detail ' || o FROM generate_series(0, %d) AS o
                     """.formatted(LARGE_AUDIT, LARGE_AUDIT_CLAIMS / 10 - 1));
+            // and one finding on every hundredth audit, a rare one on three
+            sql.execute("""
+                    INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
+                    SELECT a, 0, 0, 'evidence.tool_mismatch', 'detail' FROM generate_series(7, %d, 100) AS a
+                    """.formatted(AUDIT_ROWS));
+            sql.execute("""
+                    INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail)
+                    SELECT a, 0, 0, 'consistency.claim_not_checked', 'detail' FROM unnest(ARRAY[5, 100005, 199995]) AS a
+                    """);
             sql.execute("ANALYZE claimguard.verification_audit");
             sql.execute("ANALYZE claimguard.dead_letter");
             sql.execute("ANALYZE claimguard.claim_check");
@@ -96,18 +105,26 @@ class ExplorerQueryPlanIT {
     void listUsesIndexes() throws SQLException {
         AuditFilter.Keyset middle = new AuditFilter.Keyset(NOW.minusSeconds(AUDIT_ROWS / 2), AUDIT_ROWS / 2);
         Map<String, AuditFilter> filters = new LinkedHashMap<>();
-        filters.put("first page", new AuditFilter(null, null, null, null, null, null, null));
-        filters.put("a page deep in the table", new AuditFilter(null, null, null, null, null, null, middle));
-        filters.put("effective verdict", new AuditFilter(null, null, "REJECT", null, null, null, null));
-        filters.put("effective verdict, page deep in", new AuditFilter(null, null, "LOW_CONFID", null, null, null, middle));
-        filters.put("downgraded and a reason", new AuditFilter(null, null, null, true, "gatekeeper.fail", null, null));
-        filters.put("a rare reason", new AuditFilter(null, null, null, null, "verdict.invalid", null, null));
-        filters.put("a reason nobody has", new AuditFilter(null, null, null, null, "no.such.reason", null, null));
+        filters.put("first page", new AuditFilter(null, null, null, null, null, null, null, null, null));
+        filters.put("a page deep in the table", new AuditFilter(null, null, null, null, null, null, null, null, middle));
+        filters.put("effective verdict", new AuditFilter(null, null, "REJECT", null, null, null, null, null, null));
+        filters.put("effective verdict, page deep in", new AuditFilter(null, null, "LOW_CONFID", null, null, null, null, null, middle));
+        filters.put("downgraded and a reason", new AuditFilter(null, null, null, true, List.of("gatekeeper.fail"), null, null, null, null));
+        filters.put("a rare reason", new AuditFilter(null, null, null, null, List.of("verdict.invalid"), null, null, null, null));
+        filters.put("a reason nobody has", new AuditFilter(null, null, null, null, List.of("no.such.reason"), null, null, null, null));
         filters.put("one hour, a day ago", new AuditFilter(NOW.minusSeconds(90_000), NOW.minusSeconds(86_400), null, null,
-                null, null, null));
-        filters.put("source", new AuditFilter(null, null, null, null, null, "kafka", null));
+                null, null, null, null, null));
+        filters.put("source", new AuditFilter(null, null, null, null, null, null, null, "kafka", null));
         filters.put("everything at once", new AuditFilter(NOW.minusSeconds(172_800), NOW, "REJECT", true,
-                "gatekeeper.fail", "jms", middle));
+                List.of("gatekeeper.fail"), null, null, "jms", middle));
+        filters.put("a reason prefix (gatekeeper)", new AuditFilter(null, null, null, null,
+                Codes.matching("gatekeeper", Codes.GUARD_REASONS), null, null, null, null));
+        filters.put("a rare finding code", new AuditFilter(null, null, null, null, null,
+                List.of("consistency.claim_not_checked"), null, null, null));
+        filters.put("a finding prefix (evidence.)", new AuditFilter(null, null, null, null, null,
+                Codes.matching("evidence.", Codes.FINDINGS), null, null, null));
+        filters.put("has findings", new AuditFilter(null, null, null, null, null, null, true, null, null));
+        filters.put("no findings, page deep in", new AuditFilter(null, null, null, null, null, null, false, null, middle));
 
         try (Connection connection = database.connect()) {
             for (Map.Entry<String, AuditFilter> filter : filters.entrySet()) {
@@ -140,6 +157,21 @@ class ExplorerQueryPlanIT {
                 assertThat(plan).as(plan).contains("Index Scan using " + query.getKey() + "_pkey")
                         .doesNotContain("Seq Scan").doesNotContain("Sort");
             }
+        }
+    }
+
+    @Test
+    @DisplayName("Scenario: A request id's story is read through indexes")
+    void storyUsesIndexes() throws SQLException {
+        try (Connection connection = database.connect()) {
+            String audits = explain(connection, AuditReader.STORY_AUDITS, List.of("req-1000", "req-1000", 501));
+            System.out.println("-- a request id's audits and re-driven audits:\n" + audits);
+            assertThat(audits).as(audits).contains("verification_audit_request_id_idx")
+                    .doesNotContain("Seq Scan on verification_audit").doesNotContain("Seq Scan on dead_letter");
+            String deadLetters = explain(connection, AuditReader.STORY_DEAD_LETTERS, List.of("req-1000", 501));
+            System.out.println("-- a request id's dead letters:\n" + deadLetters);
+            assertThat(deadLetters).as(deadLetters).doesNotContain("Seq Scan on verification_audit")
+                    .doesNotContain("Seq Scan on dead_letter");
         }
     }
 
