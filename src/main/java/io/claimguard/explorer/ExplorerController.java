@@ -39,9 +39,10 @@ class ExplorerController {
     private final AuditPageProperties auditPage;
     private final SetAside setAside;
     private final AuditExport export;
+    private final ReplayReader replays;
 
     ExplorerController(AuditReader audits, AuditDocuments documents, OverviewReader overview, ExplorerProperties explorer,
-            AuditPageProperties auditPage, AuditExport export, @Value("${claimguard.file.inbox}") String inbox,
+            AuditPageProperties auditPage, AuditExport export, ReplayReader replays, @Value("${claimguard.file.inbox}") String inbox,
             @Value("${claimguard.jms.dead-letter-queue}") String queue,
             @Value("${claimguard.kafka.dead-letter-topic}") String topic) {
         this.audits = audits;
@@ -50,6 +51,7 @@ class ExplorerController {
         this.pageSize = explorer.pageSize();
         this.auditPage = auditPage;
         this.export = export;
+        this.replays = replays;
         this.setAside = new SetAside(Path.of(inbox).resolve(".error").toString(), queue, topic);
     }
 
@@ -244,6 +246,28 @@ class ExplorerController {
         model.addAttribute("payload", Payload.of(deadLetter.firstBytes(), deadLetter.row().payloadSize()));
         model.addAttribute("setAside", setAside);
         return "explorer/dead-letter";
+    }
+
+    @GetMapping("/explorer/replays")
+    String replays(@RequestParam(name = "before_id", required = false) Long beforeId, Model model) {
+        ReplayReader.Page<ReplayReader.Run> page = replays.runs(beforeId, pageSize);
+        model.addAttribute("page", page);
+        model.addAttribute("nextPage", page.next() == null ? null : UriComponentsBuilder.fromPath("/explorer/replays")
+                .queryParam("before_id", page.next()).build().toUriString());
+        return "explorer/replays";
+    }
+
+    /** One replay run, and the audits whose verdict it would change beside their stored verdict. */
+    @GetMapping("/explorer/replays/{id}")
+    String replay(@PathVariable long id, @RequestParam(name = "after_audit", required = false) Long afterAudit,
+            Model model) {
+        ReplayReader.Run run = replays.run(id).orElseThrow(() -> notFound("no replay run " + id));
+        ReplayReader.Page<ReplayReader.Changed> page = replays.changed(id, afterAudit == null ? 0 : afterAudit, pageSize);
+        model.addAttribute("run", run);
+        model.addAttribute("page", page);
+        model.addAttribute("nextPage", page.next() == null ? null : UriComponentsBuilder.fromPath("/explorer/replays/{id}")
+                .queryParam("after_audit", page.next()).buildAndExpand(id).toUriString());
+        return "explorer/replay";
     }
 
     /** Every audit and dead letter of one request id, in time order, each linked to where it came from and went. */

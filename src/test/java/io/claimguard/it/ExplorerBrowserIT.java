@@ -60,6 +60,7 @@ class ExplorerBrowserIT extends ServiceTestSupport {
 
     private static ChromeDriver browser;
     private static Inputs inputs;
+    private static Long replayRun;
 
     /**
      * What the tests put through the service, once for the class; {@code storied} was dead-lettered, re-driven into an
@@ -460,6 +461,47 @@ class ExplorerBrowserIT extends ServiceTestSupport {
     }
 
     @Test
+    @DisplayName("Scenario: The replay runs are listed, and a run shows the audits whose verdict it would change beside the stored one")
+    void replayRun() {
+        long run = replayRunOnce();
+        logIn();
+        browser.findElement(By.id("nav-replays")).click();
+        waitFor(ExpectedConditions.presenceOfElementLocated(By.id("replay-rows")));
+        WebElement listed = browser.findElements(By.cssSelector("#replay-rows tr.replay-row")).stream()
+                .filter(row -> row.getText().startsWith(run + " ")).findFirst().orElseThrow();
+        assertThat(listed.getText()).contains("strict@2", "gatekeeper.fail=REJECT", "--all");
+        listed.findElement(By.cssSelector("a.replay-link")).click();
+        waitFor(ExpectedConditions.textToBe(By.id("replay-id"), Long.toString(run)));
+
+        assertThat(text("replay-audits")).isEqualTo("2");
+        assertThat(text("replay-changed")).isEqualTo("1");
+        List<WebElement> changed = browser.findElements(By.cssSelector("#changed-rows tr.changed-row"));
+        assertThat(changed).singleElement().satisfies(row -> assertThat(row.getText()).startsWith(inputs.scriptAuditId() + " ")
+                .contains(inputs.script(), "PASS (default@1)", "LOW_CONFID (stricter)", "evidence.none_for_direct_observation"));
+        assertThat(browser.findElement(By.id("changed-rows")).getText()).doesNotContain(inputs.downgraded());
+        screenshot("replay");
+    }
+
+    /** A recorded replay run of two audits, one of whose verdicts it changes, as {@code claimguard replay} records it. */
+    private long replayRunOnce() {
+        synchronized (ExplorerBrowserIT.class) {
+            if (replayRun == null) {
+                replayRun = SQL.queryForObject("""
+                        INSERT INTO claimguard.replay_run (policy, policy_caps, selection, started_at, audits, changed)
+                        VALUES ('strict@2', 'rule-caps gatekeeper.fail=REJECT; finding-caps none', '--all', now(), 2, 1)
+                        RETURNING id""", Long.class);
+                SQL.update("""
+                        INSERT INTO claimguard.replay_outcome (run_id, audit_id, recorded_policy, recorded_verdict,
+                            replayed_verdict, replayed_reasons)
+                        VALUES (?, ?, 'default@1', 'PASS', 'LOW_CONFID', ARRAY['evidence.none_for_direct_observation']),
+                               (?, ?, 'default@1', 'REJECT', 'REJECT', ARRAY['gatekeeper.invocation_ref'])""",
+                        replayRun, inputs.scriptAuditId(), replayRun, inputs.downgradedAuditId());
+            }
+            return replayRun;
+        }
+    }
+
+    @Test
     @DisplayName("Scenario: Every page is usable 1,280 px and 400 px wide")
     void narrowAndWide() {
         logIn();
@@ -470,6 +512,8 @@ class ExplorerBrowserIT extends ServiceTestSupport {
         pages.put("story", "/explorer/story?request_id=" + inputs.storied());
         pages.put("dead-letters", "/explorer/dead-letters");
         pages.put("dead-letter", "/explorer/dead-letters/" + inputs.storyDeadLetter());
+        pages.put("replays", "/explorer/replays");
+        pages.put("replay", "/explorer/replays/" + replayRunOnce());
         pages.put("error-404", "/explorer/audits/987654321987");
         Dimension before = browser.manage().window().getSize();
         try {
