@@ -9,11 +9,17 @@ import java.util.List;
 /**
  * What a list asks for: a time range on {@code received_at} (from inclusive, to exclusive), the effective verdict,
  * downgraded or not, guard reason codes (any of them), finding codes (any of them), with or without findings, the
- * source; every part optional. Lists run newest first and page by keyset: {@code before} is the (received_at, id) of
+ * source, words to search for in claim text, rationale and tool names ({@link Search}); every part optional. Lists run newest first and page by keyset: {@code before} is the (received_at, id) of
  * the last row of the page before.
  */
 record AuditFilter(Instant from, Instant to, String verdict, Boolean downgraded, List<String> reasons,
-        List<String> findings, Boolean hasFindings, String source, Keyset before) {
+        List<String> findings, Boolean hasFindings, String source, Keyset before, String text) {
+
+    /** A filter without a search term. */
+    AuditFilter(Instant from, Instant to, String verdict, Boolean downgraded, List<String> reasons, List<String> findings,
+            Boolean hasFindings, String source, Keyset before) {
+        this(from, to, verdict, downgraded, reasons, findings, hasFindings, source, before, null);
+    }
 
     /** Any of these findings, or findings at all, or none: the finding index (code, audit_id) or the primary key serve it. */
     private static final String FINDING_OF = "id IN (SELECT f.audit_id FROM claimguard.finding AS f"
@@ -45,6 +51,7 @@ record AuditFilter(Instant from, Instant to, String verdict, Boolean downgraded,
                 .when(findings, FINDING_OF, findings == null ? null : array(findings))
                 .when(hasFindings, Boolean.TRUE.equals(hasFindings) ? ANY_FINDING : "NOT " + ANY_FINDING)
                 .when(source, "source = ?", source)
+                .when(text, Search.CONDITION, text, text)
                 .before(before);
         return where.build();
     }

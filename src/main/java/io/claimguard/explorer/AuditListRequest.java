@@ -20,9 +20,10 @@ import org.springframework.web.util.UriComponentsBuilder;
  * @param finding {@code finding}: a finding code or the start of some
  * @param hasFindings {@code has_findings}: true (some finding) or false (none)
  * @param source {@code source}: jms, file, kafka
+ * @param text {@code text}: words every one of which a claim's text, or the rationale or a tool name, holds
  */
 record AuditListRequest(String from, String to, String verdict, String downgraded, String reason, String finding,
-        String hasFindings, String source) {
+        String hasFindings, String source, String text) {
 
     static final Set<String> VERDICTS = Set.of("PASS", "LOW_CONFID", "REJECT");
 
@@ -35,12 +36,14 @@ record AuditListRequest(String from, String to, String verdict, String downgrade
         finding = blank(finding);
         hasFindings = blank(hasFindings);
         source = blank(source);
+        text = blank(text);
     }
 
     /** The list a URL's query asks for, by the parameters' names. */
     static AuditListRequest of(Map<String, String> query) {
         return new AuditListRequest(query.get("from"), query.get("to"), query.get("verdict"), query.get("downgraded"),
-                query.get("reason"), query.get("finding"), query.get("has_findings"), query.get("source"));
+                query.get("reason"), query.get("finding"), query.get("has_findings"), query.get("source"),
+                query.get("text"));
     }
 
     /** The filter these parameters make (without a keyset), the problems of those that could not be read added. */
@@ -54,7 +57,8 @@ record AuditListRequest(String from, String to, String verdict, String downgrade
                 verdictValue, bool(downgraded, "downgraded", problems),
                 Codes.matching(ExplorerController.blankToNull(reason), Codes.GUARD_REASONS),
                 Codes.matching(ExplorerController.blankToNull(finding), Codes.FINDINGS),
-                bool(hasFindings, "has_findings", problems), ExplorerController.blankToNull(source), before);
+                bool(hasFindings, "has_findings", problems), ExplorerController.blankToNull(source), before,
+                ExplorerController.blankToNull(text));
     }
 
     /** The parameters that are set, by name, in the order of the form. */
@@ -68,6 +72,7 @@ record AuditListRequest(String from, String to, String verdict, String downgrade
         put(set, "finding", finding);
         put(set, "has_findings", hasFindings);
         put(set, "source", source);
+        put(set, "text", text);
         return set;
     }
 

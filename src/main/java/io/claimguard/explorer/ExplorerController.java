@@ -94,10 +94,11 @@ class ExplorerController {
             @RequestParam(required = false) String verdict, @RequestParam(required = false) String downgraded,
             @RequestParam(required = false) String reason, @RequestParam(required = false) String finding,
             @RequestParam(name = "has_findings", required = false) String hasFindings,
-            @RequestParam(required = false) String source,
+            @RequestParam(required = false) String source, @RequestParam(required = false) String text,
             @RequestParam(name = "before_at", required = false) String beforeAt,
             @RequestParam(name = "before_id", required = false) Long beforeId, Model model) {
-        AuditListRequest request = new AuditListRequest(from, to, verdict, downgraded, reason, finding, hasFindings, source);
+        AuditListRequest request = new AuditListRequest(from, to, verdict, downgraded, reason, finding, hasFindings, source,
+                text);
         List<String> problems = new ArrayList<>();
         AuditFilter filter = request.filter(keyset(beforeAt, beforeId, problems), problems);
         AuditReader.Page<AuditReader.AuditRow> page = audits.audits(filter, pageSize);

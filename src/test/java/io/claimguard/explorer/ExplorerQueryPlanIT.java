@@ -52,7 +52,9 @@ class ExplorerQueryPlanIT {
                            g %% 10 < 2,
                            CASE WHEN g %% 10 = 0 THEN ARRAY['gatekeeper.fail']
                                 WHEN g %% 50 = 1 THEN ARRAY['verdict.invalid'] ELSE ARRAY[]::text[] END,
-                           'claim_checks', jsonb_build_object('request_id', 'req-' || g), sha256(g::text::bytea)
+                           'claim_checks', jsonb_build_object('request_id', 'req-' || g, 'verifier_output',
+                               jsonb_build_object('rationale', CASE WHEN g %% 50000 = 3 THEN 'a rare zebra' ELSE 'grounded' END)),
+                           sha256(g::text::bytea)
                     FROM generate_series(1, %d) AS g
                     """.formatted(NOW, AUDIT_ROWS));
             sql.execute("""
@@ -68,7 +70,8 @@ class ExplorerQueryPlanIT {
             sql.execute("""
                     INSERT INTO claimguard.claim_check (audit_id, ordinal, claim_id, claim_text, claim_type, verification,
                         legacy_verification, is_critical, detail, evidence_refs)
-                    SELECT a, o, 'claim-' || o, 'claim text ' || a || '/' || o, 'symptom', 'direct_observation',
+                    SELECT a, o, 'claim-' || o, CASE WHEN a %% 40000 = 11 AND o = 0 THEN 'an okapi was seen'
+                                                       ELSE 'claim text ' || a || '/' || o END, 'symptom', 'direct_observation',
                            'direct_evidence', true, 'detail', '[{"trace_ref": "trace-1"}]'
                     FROM generate_series(1, %d) AS a
                     CROSS JOIN LATERAL generate_series(0, CASE WHEN a = %d THEN %d ELSE 9 END) AS o
@@ -172,6 +175,29 @@ class ExplorerQueryPlanIT {
             System.out.println("-- a request id's dead letters:\n" + deadLetters);
             assertThat(deadLetters).as(deadLetters).doesNotContain("Seq Scan on verification_audit")
                     .doesNotContain("Seq Scan on dead_letter");
+        }
+    }
+
+    @Test
+    @DisplayName("Scenario: A search is served by the full-text indexes on a table of 200,000 rows")
+    void searchUsesIndexes() throws SQLException {
+        Map<String, String> rare = Map.of("a rare word of a rationale", "zebra", "a rare word of a claim", "okapi");
+        try (Connection connection = database.connect()) {
+            for (Map.Entry<String, String> term : rare.entrySet()) {
+                AuditFilter filter = new AuditFilter(null, null, null, null, null, null, null, null, null, term.getValue());
+                List<Object> parameters = new ArrayList<>(filter.where().parameters());
+                parameters.add(51);
+                String plan = explain(connection, AuditReader.listQuery(filter), parameters);
+                System.out.println("-- list of audits, search for " + term.getKey() + ":\n" + plan);
+                assertThat(plan).as(plan).contains("claim_check_text_search_idx", "verification_audit_text_search_idx")
+                        .doesNotContain("Seq Scan on verification_audit").doesNotContain("Seq Scan on claim_check");
+            }
+            // a word of every rationale: printed for the design (every row matches, so no index can make it small)
+            AuditFilter common = new AuditFilter(null, null, null, null, null, null, null, null, null, "grounded");
+            List<Object> parameters = new ArrayList<>(common.where().parameters());
+            parameters.add(51);
+            System.out.println("-- list of audits, search for a word of every rationale:\n"
+                    + explain(connection, AuditReader.listQuery(common), parameters));
         }
     }
 

@@ -362,6 +362,42 @@ class ExplorerBrowserIT extends ServiceTestSupport {
     }
 
     @Test
+    @DisplayName("Scenario: A search finds audits by a word of a claim's text, of the rationale and of a tool name")
+    void search() {
+        String marker = uniqueId("searched").replace("-", "");
+        String rationaleWord = "zebra" + marker;
+        String claimWord = "okapi" + marker;
+        String toolWord = "tapir" + marker;
+        String requestId = uniqueId("explorer-search");
+        sendText(new String(Envelopes.clean().set("request_id", "'" + requestId + "'")
+                .output("rationale", "'the " + rationaleWord + " is grounded'")
+                .claimChecks("{'claim_id': 'claim-1', 'claim_text': 'an " + claimWord + " was seen', 'claim_type': 'symptom', "
+                        + "'verification': 'direct_observation', 'evidence_refs': [{'trace_ref': 'trace-1', 'tool_name': '"
+                        + toolWord + "'}]}")
+                .bytes(), java.nio.charset.StandardCharsets.UTF_8), "explorer");
+        String auditId = awaitAuditRow(requestId).get("id").toString();
+        logIn();
+
+        for (String word : List.of(rationaleWord, claimWord, toolWord, "grounded " + rationaleWord)) {
+            browser.get(url("/explorer/audits"));
+            browser.findElement(By.id("filter-text")).sendKeys(word);
+            browser.findElement(By.id("filter-apply")).click();
+            waitFor(ExpectedConditions.urlContains("text="));
+            assertThat(rows()).as(word).singleElement().satisfies(row -> assertThat(row.get(0)).isEqualTo(auditId));
+        }
+        screenshot("audits-search");
+        assertThat(browser.findElement(By.id("permalink")).getAttribute("href")).contains("text=grounded");
+
+        browser.get(url("/explorer/audits?verdict=REJECT&text=" + claimWord));
+        assertThat(browser.findElements(By.id("no-audits"))).as("the search combines with the other filters").isNotEmpty();
+        browser.get(url("/explorer/audits?text=" + claimWord + "+nowhere" + marker));
+        assertThat(browser.findElements(By.id("no-audits"))).as("every word must occur").isNotEmpty();
+        browser.get(url("/explorer/audits?text=" + claimWord + "+" + rationaleWord));
+        assertThat(browser.findElements(By.id("no-audits"))).as("in one claim, or in the rationale and tool names")
+                .isNotEmpty();
+    }
+
+    @Test
     @DisplayName("Scenario: A request id's story shows every audit, dead letter and re-drive in time order, linked both ways")
     void requestStory() {
         logIn();
