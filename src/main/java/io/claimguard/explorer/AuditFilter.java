@@ -8,11 +8,29 @@ import java.util.List;
 
 /**
  * What a list asks for: a time range on {@code received_at} (from inclusive, to exclusive), the effective verdict,
- * downgraded or not, a guard reason code, the source; every part optional. Lists run newest first and page by
- * keyset: {@code before} is the (received_at, id) of the last row of the page before.
+ * downgraded or not, guard reason codes (any of them), finding codes (any of them), with or without findings, the
+ * source, words to search for in claim text, rationale and tool names ({@link Search}); every part optional. Lists run newest first and page by keyset: {@code before} is the (received_at, id) of
+ * the last row of the page before.
  */
-record AuditFilter(Instant from, Instant to, String verdict, Boolean downgraded, String reason, String source,
-        Keyset before) {
+record AuditFilter(Instant from, Instant to, String verdict, Boolean downgraded, List<String> reasons,
+        List<String> findings, Boolean hasFindings, String source, Keyset before, String text) {
+
+    /** A filter without a search term. */
+    AuditFilter(Instant from, Instant to, String verdict, Boolean downgraded, List<String> reasons, List<String> findings,
+            Boolean hasFindings, String source, Keyset before) {
+        this(from, to, verdict, downgraded, reasons, findings, hasFindings, source, before, null);
+    }
+
+    /** Any of these findings, or findings at all, or none: the finding index (code, audit_id) or the primary key serve it. */
+    private static final String FINDING_OF = "id IN (SELECT f.audit_id FROM claimguard.finding AS f"
+            + " WHERE f.code = ANY (CAST(? AS text[])))";
+    private static final String ANY_FINDING = "EXISTS (SELECT 1 FROM claimguard.finding AS f"
+            + " WHERE f.audit_id = verification_audit.id)";
+
+    AuditFilter {
+        reasons = reasons == null || reasons.isEmpty() ? null : List.copyOf(reasons);
+        findings = findings == null || findings.isEmpty() ? null : List.copyOf(findings);
+    }
 
     /** A position in a list ordered by (received_at, id), newest first. */
     record Keyset(Instant receivedAt, long id) {
@@ -28,9 +46,12 @@ record AuditFilter(Instant from, Instant to, String verdict, Boolean downgraded,
                 .when(to, "received_at < ?", to == null ? null : utc(to))
                 .when(verdict, "effective_verdict = ?", verdict)
                 .when(downgraded, "downgraded = ?", downgraded)
-                // the GIN index on guard_reasons serves containment
-                .when(reason, "guard_reasons @> ARRAY[?]::text[]", reason)
+                // the GIN index on guard_reasons serves overlap
+                .when(reasons, "guard_reasons && CAST(? AS text[])", reasons == null ? null : array(reasons))
+                .when(findings, FINDING_OF, findings == null ? null : array(findings))
+                .when(hasFindings, Boolean.TRUE.equals(hasFindings) ? ANY_FINDING : "NOT " + ANY_FINDING)
                 .when(source, "source = ?", source)
+                .when(text, Search.CONDITION, text, text)
                 .before(before);
         return where.build();
     }
@@ -65,6 +86,11 @@ record AuditFilter(Instant from, Instant to, String verdict, Boolean downgraded,
         Where build() {
             return new Where(String.join(" AND ", conditions), List.copyOf(parameters));
         }
+    }
+
+    /** A text[] parameter: one value, which a varargs call would otherwise spread into several. */
+    private static Object array(List<String> values) {
+        return values.toArray(String[]::new);
     }
 
     /** A timestamptz parameter, to the microsecond. */

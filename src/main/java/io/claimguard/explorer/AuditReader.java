@@ -26,9 +26,23 @@ import org.springframework.stereotype.Component;
 @ConditionalOnProperty(name = "claimguard.explorer.enabled", havingValue = "true")
 class AuditReader {
 
-    /** One row of the list of audits. */
+    /**
+     * One row of the list of audits.
+     *
+     * @param findings how many findings of each code it has, by code
+     */
     record AuditRow(long id, String requestId, String source, Instant receivedAt, String modelVerdict,
-            String effectiveVerdict, boolean downgraded, List<String> guardReasons, String projectionMode) {
+            String effectiveVerdict, boolean downgraded, List<String> guardReasons, String projectionMode,
+            List<FindingCount> findings) {
+    }
+
+    /** How many findings of one code an audit has. */
+    record FindingCount(String code, long count) {
+
+        @Override
+        public String toString() {
+            return count == 1 ? code : code + " ×" + count;
+        }
     }
 
     /**
@@ -116,6 +130,18 @@ class AuditReader {
             id, request_id, source, received_at, model_verdict, effective_verdict, downgraded, guard_reasons, projection_mode""";
 
     private static final String ORDER_NEWEST_FIRST = " ORDER BY received_at DESC, id DESC LIMIT ?";
+
+    /**
+     * The rows of a list query with each one's findings counted by code, taken after the rows (a range of the finding
+     * table's primary key per row shown), in the list's order.
+     */
+    private static final String WITH_FINDINGS = """
+            SELECT l.*, c.codes, c.counts
+            FROM (%s) AS l
+            LEFT JOIN LATERAL (SELECT array_agg(g.code ORDER BY g.code) AS codes, array_agg(g.n ORDER BY g.code) AS counts
+                               FROM (SELECT f.code, count(*) AS n FROM claimguard.finding AS f
+                                     WHERE f.audit_id = l.id GROUP BY f.code) AS g) AS c ON true
+            ORDER BY l.received_at DESC, l.id DESC""";
 
     /** ClaimGuard's own result: under claimguard_effective_result when the envelope had an effective_result of its own. */
     static final String RESULT = "COALESCE(a.audit -> 'claimguard_effective_result', a.audit -> 'effective_result')";
@@ -211,19 +237,19 @@ class AuditReader {
 
     /** The list query for this filter, with {@code ?} for its parameters and the page size last. */
     static String listQuery(AuditFilter filter) {
-        return "SELECT " + AUDIT_COLUMNS + " FROM claimguard.verification_audit WHERE " + filter.where().sql()
-                + ORDER_NEWEST_FIRST;
+        return withFindings("SELECT " + AUDIT_COLUMNS + " FROM claimguard.verification_audit WHERE "
+                + filter.where().sql() + ORDER_NEWEST_FIRST);
     }
 
     /** The audits a search term names: the audit id it is, and every attempt of the request id it is. */
     List<AuditRow> find(String term) {
         List<AuditRow> rows = new ArrayList<>();
         if (term.matches("\\d{1,18}")) {
-            rows.addAll(sql.query("SELECT " + AUDIT_COLUMNS + " FROM claimguard.verification_audit WHERE id = ?",
-                    AUDIT_ROW, Long.parseLong(term)));
+            rows.addAll(sql.query(withFindings("SELECT " + AUDIT_COLUMNS
+                    + " FROM claimguard.verification_audit WHERE id = ?"), AUDIT_ROW, Long.parseLong(term)));
         }
-        rows.addAll(sql.query("SELECT " + AUDIT_COLUMNS
-                + " FROM claimguard.verification_audit WHERE request_id = ? ORDER BY received_at DESC, id DESC LIMIT 200",
+        rows.addAll(sql.query(withFindings("SELECT " + AUDIT_COLUMNS
+                + " FROM claimguard.verification_audit WHERE request_id = ? ORDER BY received_at DESC, id DESC LIMIT 200"),
                 AUDIT_ROW, term));
         return rows.stream().distinct().toList();
     }
@@ -240,7 +266,7 @@ class AuditReader {
      */
     Optional<AuditDetail> audit(long id, int claimsFrom, int findingsFrom, int rows, long inlineJson, boolean verifySeal) {
         List<AuditDetail> found = sql.query(DETAIL, (rs, n) -> {
-            AuditRow row = AUDIT_ROW.mapRow(rs, n);
+            AuditRow row = auditRow(rs, List.of());
             return new AuditDetail(row, rs.getString(10), instant(rs, 11), (Double) rs.getObject(12),
                     (Integer) rs.getObject(13), rs.getString(14), (Long) rs.getObject(15), rs.getBoolean(16),
                     new Json(rs.getString(17), rs.getObject(18, Long.class)), new Json(rs.getString(19), rs.getObject(20, Long.class)),
@@ -302,6 +328,61 @@ class AuditReader {
                         rs.getBytes(11), rs.getLong(12), rs.getString(13)), Payload.SHOWN, id).stream().findFirst();
     }
 
+    /** Events of a story shown at most, of each kind. */
+    static final int STORY_ROWS = 500;
+
+    /**
+     * The dead letters on the re-drive chains of a request id's audits: from the dead letter an audit was re-driven
+     * from, back through the ones it was re-driven from and on to those re-driven from it (each step a lookup of the
+     * primary key or of the redrive_of index).
+     */
+    static final String CHAIN = """
+            WITH RECURSIVE chain (id) AS (
+                SELECT redrive_of FROM claimguard.verification_audit WHERE request_id = ? AND redrive_of IS NOT NULL
+                UNION
+                SELECT v.id FROM claimguard.dead_letter AS d
+                JOIN chain AS c ON d.id = c.id OR d.redrive_of = c.id
+                CROSS JOIN LATERAL (VALUES (d.id), (d.redrive_of)) AS v (id)
+                WHERE v.id IS NOT NULL
+            )""";
+
+    /** The audits of a request id and those re-driven from a dead letter of its chains, oldest first. */
+    static final String STORY_AUDITS = CHAIN + """
+
+            SELECT %1$s, redrive_of FROM claimguard.verification_audit WHERE request_id = ?
+            UNION
+            SELECT %1$s, redrive_of FROM claimguard.verification_audit WHERE redrive_of IN (SELECT id FROM chain)
+            ORDER BY received_at, id LIMIT ?""".formatted(AUDIT_COLUMNS);
+
+    /** The dead letters of a request id's re-drive chains, oldest first. */
+    static final String STORY_DEAD_LETTERS = CHAIN + """
+
+            SELECT %s, redrive_of FROM claimguard.dead_letter WHERE id IN (SELECT id FROM chain)
+            ORDER BY received_at, id LIMIT ?""".formatted(DEAD_LETTER_COLUMNS);
+
+    /** Every audit and dead letter of a request id's story; no more than {@link #STORY_ROWS} of each. */
+    Story story(String requestId) {
+        List<Story.StoryAudit> audits = sql.query(STORY_AUDITS, (rs, n) -> new Story.StoryAudit(auditRow(rs, List.of()),
+                (Long) rs.getObject(10)), requestId, requestId, STORY_ROWS + 1);
+        List<Story.StoryDeadLetter> deadLetters = sql.query(STORY_DEAD_LETTERS, (rs, n) -> new Story.StoryDeadLetter(
+                DEAD_LETTER_ROW.mapRow(rs, n), (Long) rs.getObject(9)), requestId, STORY_ROWS + 1);
+        boolean cut = audits.size() > STORY_ROWS || deadLetters.size() > STORY_ROWS;
+        return Story.of(requestId, audits.stream().limit(STORY_ROWS).toList(),
+                deadLetters.stream().limit(STORY_ROWS).toList(), cut);
+    }
+
+    /** The audits re-driven from this dead letter, and the dead letters it made when it was dead-lettered again. */
+    record Redriven(List<AuditRow> audits, List<Long> deadLetters) {
+    }
+
+    Redriven redrivenFrom(long deadLetterId) {
+        return new Redriven(sql.query(withFindings("SELECT " + AUDIT_COLUMNS
+                        + " FROM claimguard.verification_audit WHERE redrive_of = ? ORDER BY received_at DESC, id DESC LIMIT 100"),
+                AUDIT_ROW, deadLetterId),
+                sql.queryForList("SELECT id FROM claimguard.dead_letter WHERE redrive_of = ? ORDER BY id LIMIT 100",
+                        Long.class, deadLetterId));
+    }
+
     JdbcTemplate sql() {
         return sql;
     }
@@ -322,9 +403,34 @@ class AuditReader {
         return new AuditFilter.Keyset(receivedAt, id);
     }
 
-    private static final RowMapper<AuditRow> AUDIT_ROW = (rs, n) -> new AuditRow(rs.getLong(1), rs.getString(2),
-            rs.getString(3), instant(rs, 4), rs.getString(5), rs.getString(6), rs.getBoolean(7), textArray(rs, 8),
-            rs.getString(9));
+    /** The query's rows with their findings counted by code: they are its last two columns, after the audit's. */
+    static String withFindings(String query) {
+        return WITH_FINDINGS.formatted(query);
+    }
+
+    /** An audit row of a query made by {@link #withFindings}. */
+    static final RowMapper<AuditRow> AUDIT_ROW = (rs, n) -> auditRow(rs, findingCounts(rs, 10));
+
+    /** The row from the first columns of a query, in the order of {@link #AUDIT_COLUMNS}. */
+    private static AuditRow auditRow(ResultSet rs, List<FindingCount> findings) throws SQLException {
+        return new AuditRow(rs.getLong(1), rs.getString(2), rs.getString(3), instant(rs, 4), rs.getString(5),
+                rs.getString(6), rs.getBoolean(7), textArray(rs, 8), rs.getString(9), findings);
+    }
+
+    private static List<FindingCount> findingCounts(ResultSet rs, int column) throws SQLException {
+        List<String> codes = textArray(rs, column);
+        Array counts = rs.getArray(column + 1);
+        if (counts == null) {
+            return List.of();
+        }
+        Object[] values = (Object[]) counts.getArray();
+        counts.free();
+        List<FindingCount> found = new ArrayList<>();
+        for (int i = 0; i < codes.size(); i++) {
+            found.add(new FindingCount(codes.get(i), ((Number) values[i]).longValue()));
+        }
+        return List.copyOf(found);
+    }
 
     private static final RowMapper<DeadLetterRow> DEAD_LETTER_ROW = (rs, n) -> new DeadLetterRow(rs.getLong(1),
             rs.getString(2), rs.getString(3), instant(rs, 4), rs.getString(5), rs.getString(6), rs.getLong(7),

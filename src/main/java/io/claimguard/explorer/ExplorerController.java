@@ -3,16 +3,16 @@ package io.claimguard.explorer;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.security.Principal;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.IntFunction;
-import java.util.function.Supplier;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.HttpStatus;
@@ -32,17 +32,17 @@ import org.springframework.web.util.UriComponentsBuilder;
 @ConditionalOnProperty(name = "claimguard.explorer.enabled", havingValue = "true")
 class ExplorerController {
 
-    static final Set<String> VERDICTS = Set.of("PASS", "LOW_CONFID", "REJECT");
-
     private final AuditReader audits;
     private final AuditDocuments documents;
     private final OverviewReader overview;
     private final int pageSize;
     private final AuditPageProperties auditPage;
     private final SetAside setAside;
+    private final AuditExport export;
+    private final ReplayReader replays;
 
     ExplorerController(AuditReader audits, AuditDocuments documents, OverviewReader overview, ExplorerProperties explorer,
-            AuditPageProperties auditPage, @Value("${claimguard.file.inbox}") String inbox,
+            AuditPageProperties auditPage, AuditExport export, ReplayReader replays, @Value("${claimguard.file.inbox}") String inbox,
             @Value("${claimguard.jms.dead-letter-queue}") String queue,
             @Value("${claimguard.kafka.dead-letter-topic}") String topic) {
         this.audits = audits;
@@ -50,6 +50,8 @@ class ExplorerController {
         this.overview = overview;
         this.pageSize = explorer.pageSize();
         this.auditPage = auditPage;
+        this.export = export;
+        this.replays = replays;
         this.setAside = new SetAside(Path.of(inbox).resolve(".error").toString(), queue, topic);
     }
 
@@ -90,38 +92,60 @@ class ExplorerController {
     @GetMapping("/explorer/audits")
     String list(@RequestParam(required = false) String from, @RequestParam(required = false) String to,
             @RequestParam(required = false) String verdict, @RequestParam(required = false) String downgraded,
-            @RequestParam(required = false) String reason, @RequestParam(required = false) String source,
+            @RequestParam(required = false) String reason, @RequestParam(required = false) String finding,
+            @RequestParam(name = "has_findings", required = false) String hasFindings,
+            @RequestParam(required = false) String source, @RequestParam(required = false) String text,
             @RequestParam(name = "before_at", required = false) String beforeAt,
             @RequestParam(name = "before_id", required = false) Long beforeId, Model model) {
+        AuditListRequest request = new AuditListRequest(from, to, verdict, downgraded, reason, finding, hasFindings, source,
+                text);
         List<String> problems = new ArrayList<>();
-        String verdictValue = blankToNull(verdict);
-        if (verdictValue != null && !VERDICTS.contains(verdictValue)) {
-            problems.add("verdict must be PASS, LOW_CONFID or REJECT");
-            verdictValue = null;
-        }
-        Boolean downgradedValue = switch (downgraded == null ? "" : downgraded) {
-            case "true" -> Boolean.TRUE;
-            case "false" -> Boolean.FALSE;
-            default -> null;
-        };
-        AuditFilter filter = new AuditFilter(time(from, "from", problems), time(to, "to", problems), verdictValue,
-                downgradedValue, blankToNull(reason), blankToNull(source), keyset(beforeAt, beforeId, problems));
+        AuditFilter filter = request.filter(keyset(beforeAt, beforeId, problems), problems);
         AuditReader.Page<AuditReader.AuditRow> page = audits.audits(filter, pageSize);
         model.addAttribute("page", page);
         model.addAttribute("problems", problems);
-        model.addAttribute("filter", new FilterForm(blank(from), blank(to), blank(verdictValue),
-                downgradedValue == null ? "" : downgradedValue.toString(), blank(reason), blank(source)));
+        model.addAttribute("filter", request);
+        model.addAttribute("reasonCodes", Codes.GUARD_REASONS);
+        model.addAttribute("findingCodes", Codes.FINDINGS);
+        model.addAttribute("reasonsMatched", matched(request.reason(), filter.reasons()));
+        model.addAttribute("findingsMatched", matched(request.finding(), filter.findings()));
         model.addAttribute("first", filter.before() == null);
-        String downgradedText = downgradedValue == null ? null : downgradedValue.toString();
-        String verdictText = verdictValue;
-        Supplier<UriComponentsBuilder> sameFilter = () -> UriComponentsBuilder.fromPath("/explorer/audits")
-                .queryParamIfPresent("from", optional(from)).queryParamIfPresent("to", optional(to))
-                .queryParamIfPresent("verdict", optional(verdictText))
-                .queryParamIfPresent("downgraded", optional(downgradedText))
-                .queryParamIfPresent("reason", optional(reason)).queryParamIfPresent("source", optional(source));
-        model.addAttribute("firstPage", sameFilter.get().encode().build().toUriString());
-        model.addAttribute("nextPage", page.next() == null ? null : next(sameFilter.get(), page.next()));
+        model.addAttribute("exportCsv", request.link("/explorer/export/audits.csv").encode().build().toUriString());
+        model.addAttribute("exportJsonLines", request.link("/explorer/export/audits.jsonl").encode().build().toUriString());
+        model.addAttribute("firstPage", request.link("/explorer/audits").encode().build().toUriString());
+        model.addAttribute("nextPage", page.next() == null ? null : next(request.link("/explorer/audits"), page.next()));
         return "explorer/audits";
+    }
+
+    /** The list this filter makes, whole (up to its bound), as CSV: streamed, the filter at the top. */
+    @GetMapping("/explorer/export/audits.csv")
+    void exportCsv(@RequestParam Map<String, String> parameters, Principal operator, HttpServletResponse response)
+            throws IOException {
+        export(AuditListRequest.of(parameters), AuditExport.Format.CSV, operator, response);
+    }
+
+    /** The list this filter makes, whole (up to its bound), as JSON lines: the filter first, then a row a line. */
+    @GetMapping("/explorer/export/audits.jsonl")
+    void exportJsonLines(@RequestParam Map<String, String> parameters, Principal operator, HttpServletResponse response)
+            throws IOException {
+        export(AuditListRequest.of(parameters), AuditExport.Format.JSON_LINES, operator, response);
+    }
+
+    private void export(AuditListRequest request, AuditExport.Format format, Principal operator,
+            HttpServletResponse response) throws IOException {
+        List<String> problems = new ArrayList<>();
+        AuditFilter filter = request.filter(null, problems);
+        if (!problems.isEmpty()) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, String.join("; ", problems));
+        }
+        response.setContentType(format.contentType);
+        response.setHeader("Content-Disposition", "attachment; filename=\"" + export.fileName(format, Instant.now()) + "\"");
+        export.write(request, filter, format, operator.getName(), response.getOutputStream());
+    }
+
+    /** The codes a typed prefix stands for, when they are more than the text itself; else null. */
+    private static List<String> matched(String typed, List<String> codes) {
+        return codes == null || codes.equals(List.of(typed)) ? null : codes;
     }
 
     /**
@@ -219,13 +243,43 @@ class ExplorerController {
     String deadLetter(@PathVariable long id, Model model) {
         AuditReader.DeadLetterDetail deadLetter = audits.deadLetter(id).orElseThrow(() -> notFound("no dead letter " + id));
         model.addAttribute("deadLetter", deadLetter);
+        model.addAttribute("redriven", audits.redrivenFrom(id));
         model.addAttribute("payload", Payload.of(deadLetter.firstBytes(), deadLetter.row().payloadSize()));
         model.addAttribute("setAside", setAside);
         return "explorer/dead-letter";
     }
 
-    /** The values the filter form shows again, as typed. */
-    record FilterForm(String from, String to, String verdict, String downgraded, String reason, String source) {
+    @GetMapping("/explorer/replays")
+    String replays(@RequestParam(name = "before_id", required = false) Long beforeId, Model model) {
+        ReplayReader.Page<ReplayReader.Run> page = replays.runs(beforeId, pageSize);
+        model.addAttribute("page", page);
+        model.addAttribute("nextPage", page.next() == null ? null : UriComponentsBuilder.fromPath("/explorer/replays")
+                .queryParam("before_id", page.next()).build().toUriString());
+        return "explorer/replays";
+    }
+
+    /** One replay run, and the audits whose verdict it would change beside their stored verdict. */
+    @GetMapping("/explorer/replays/{id}")
+    String replay(@PathVariable long id, @RequestParam(name = "after_audit", required = false) Long afterAudit,
+            Model model) {
+        ReplayReader.Run run = replays.run(id).orElseThrow(() -> notFound("no replay run " + id));
+        ReplayReader.Page<ReplayReader.Changed> page = replays.changed(id, afterAudit == null ? 0 : afterAudit, pageSize);
+        model.addAttribute("run", run);
+        model.addAttribute("page", page);
+        model.addAttribute("nextPage", page.next() == null ? null : UriComponentsBuilder.fromPath("/explorer/replays/{id}")
+                .queryParam("after_audit", page.next()).buildAndExpand(id).toUriString());
+        return "explorer/replay";
+    }
+
+    /** Every audit and dead letter of one request id, in time order, each linked to where it came from and went. */
+    @GetMapping("/explorer/story")
+    String story(@RequestParam(name = "request_id", required = false) String requestId, Model model) {
+        String id = blankToNull(requestId);
+        if (id == null) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "a story needs a request_id");
+        }
+        model.addAttribute("story", audits.story(id));
+        return "explorer/story";
     }
 
     private static String next(UriComponentsBuilder base, AuditFilter.Keyset next) {

@@ -14,14 +14,17 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param databaseRole the role every connection of the explorer's own pool takes with {@code SET ROLE}
  *     (default {@code claimguard_reader}, which may only read)
  * @param pageSize rows on one page of a list
+ * @param exportMaxRows rows an export of a list holds at most (then it says it was cut)
  */
 @ConfigurationProperties("claimguard.explorer")
-public record ExplorerProperties(boolean enabled, List<User> users, String databaseRole, int pageSize) {
+public record ExplorerProperties(boolean enabled, List<User> users, String databaseRole, int pageSize,
+        int exportMaxRows) {
 
     public ExplorerProperties {
         users = users == null ? List.of() : List.copyOf(users);
         databaseRole = databaseRole == null || databaseRole.isBlank() ? "claimguard_reader" : databaseRole;
         pageSize = pageSize <= 0 ? 50 : Math.min(pageSize, 500);
+        exportMaxRows = exportMaxRows <= 0 ? 100_000 : exportMaxRows;
     }
 
     /** One operator: a login name and its password hash ({@code {bcrypt}...}). */

@@ -26,7 +26,8 @@ final class Architecture {
      * 6962 tree, which uses nothing of the service. {@code checkpoint} (signed checkpoints and receipts over the seals)
      * builds the tree over {@code seal}'s hashes; the command line and the status facts read it. The audit
      * {@code explorer} (read-only pages and the web login) reads the tables itself, as the runtime login {@code config}
-     * chose at start, and takes only a row's seal check from {@code seal}. {@code signing} signs every effective result
+     * chose at start, takes only a row's seal check from {@code seal}, and from {@code domain} the guard reason and
+     * finding codes its filters offer and {@code LogValue} for its log lines. {@code signing} signs every effective result
      * (the {@code sign} step of the pipeline) with {@code checkpoint}'s Ed25519 keys, and the command line checks results
      * with it. Who may log in to the broker and what each role may do there is {@code broker}, which uses nothing of
      * the service: {@code config} secures the embedded broker with it, and the command line's tools log in by role with
@@ -76,7 +77,7 @@ final class Architecture {
                 .whereLayer("archive").mayOnlyAccessLayers("checkpoint", "merkle", "seal")
                 .whereLayer("merkle").mayNotAccessAnyLayer()
                 .whereLayer("checkpoint").mayOnlyAccessLayers("seal", "merkle", "pipeline", "config")
-                .whereLayer("explorer").mayOnlyAccessLayers("seal", "config")
+                .whereLayer("explorer").mayOnlyAccessLayers("seal", "config", "domain")
                 .whereLayer("signing").mayOnlyAccessLayers("checkpoint", "pipeline", "domain");
     }
 

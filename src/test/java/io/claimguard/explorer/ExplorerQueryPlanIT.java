@@ -21,7 +21,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The explorer's list queries on 200,000 audit rows and 50,000 dead letters (a database of its own, filled with
+ * The explorer's list queries on 200,000 audit rows (one in a hundred with a finding) and 50,000 dead letters (a database of its own, filled with
  * generate_series): every filter the list page offers is served by an index, newest first, never by a sequential
  * scan of the table; an audit page's claim checks and findings are a range of their primary key, taken in its order.
  * The plans are printed for the design documents.
@@ -52,7 +52,9 @@ class ExplorerQueryPlanIT {
                            g %% 10 < 2,
                            CASE WHEN g %% 10 = 0 THEN ARRAY['gatekeeper.fail']
                                 WHEN g %% 50 = 1 THEN ARRAY['verdict.invalid'] ELSE ARRAY[]::text[] END,
-                           'claim_checks', jsonb_build_object('request_id', 'req-' || g), sha256(g::text::bytea)
+                           'claim_checks', jsonb_build_object('request_id', 'req-' || g, 'verifier_output',
+                               jsonb_build_object('rationale', CASE WHEN g %% 50000 = 3 THEN 'a rare zebra' ELSE 'grounded' END)),
+                           sha256(g::text::bytea)
                     FROM generate_series(1, %d) AS g
                     """.formatted(NOW, AUDIT_ROWS));
             sql.execute("""
@@ -68,7 +70,8 @@ class ExplorerQueryPlanIT {
             sql.execute("""
                     INSERT INTO claimguard.claim_check (audit_id, ordinal, claim_id, claim_text, claim_type, verification,
                         legacy_verification, is_critical, detail, evidence_refs, audited_at)
-                    SELECT a.id, o, 'claim-' || o, 'claim text ' || a.id || '/' || o, 'symptom', 'direct_observation',
+                    SELECT a.id, o, 'claim-' || o, CASE WHEN a.id %% 40000 = 11 AND o = 0 THEN 'an okapi was seen'
+                                                        ELSE 'claim text ' || a.id || '/' || o END, 'symptom', 'direct_observation',
                            'direct_evidence', true, 'detail', '[{"trace_ref": "trace-1"}]', a.audited_at
                     FROM claimguard.verification_audit AS a
                     CROSS JOIN LATERAL generate_series(0, CASE WHEN a.id = %d THEN %d ELSE 9 END) AS o
@@ -78,6 +81,17 @@ class ExplorerQueryPlanIT {
                     SELECT a.id, o, o * 10 + 9, 'evidence.unknown_invocation', 'detail ' || o, a.audited_at
                     FROM claimguard.verification_audit AS a CROSS JOIN generate_series(0, %d) AS o WHERE a.id = %d
                     """.formatted(LARGE_AUDIT_CLAIMS / 10 - 1, LARGE_AUDIT));
+            // and one finding on every hundredth audit, a rare one on three
+            sql.execute("""
+                    INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail, audited_at)
+                    SELECT a.id, 0, 0, 'evidence.tool_mismatch', 'detail', a.audited_at
+                    FROM claimguard.verification_audit AS a WHERE a.id % 100 = 7
+                    """);
+            sql.execute("""
+                    INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail, audited_at)
+                    SELECT a.id, 0, 0, 'consistency.claim_not_checked', 'detail', a.audited_at
+                    FROM claimguard.verification_audit AS a WHERE a.id IN (5, 100005, 199995)
+                    """);
             sql.execute("ANALYZE claimguard.verification_audit");
             sql.execute("ANALYZE claimguard.dead_letter");
             sql.execute("ANALYZE claimguard.claim_check");
@@ -97,18 +111,26 @@ class ExplorerQueryPlanIT {
     void listUsesIndexes() throws SQLException {
         AuditFilter.Keyset middle = new AuditFilter.Keyset(NOW.minusSeconds(AUDIT_ROWS / 2), AUDIT_ROWS / 2);
         Map<String, AuditFilter> filters = new LinkedHashMap<>();
-        filters.put("first page", new AuditFilter(null, null, null, null, null, null, null));
-        filters.put("a page deep in the table", new AuditFilter(null, null, null, null, null, null, middle));
-        filters.put("effective verdict", new AuditFilter(null, null, "REJECT", null, null, null, null));
-        filters.put("effective verdict, page deep in", new AuditFilter(null, null, "LOW_CONFID", null, null, null, middle));
-        filters.put("downgraded and a reason", new AuditFilter(null, null, null, true, "gatekeeper.fail", null, null));
-        filters.put("a rare reason", new AuditFilter(null, null, null, null, "verdict.invalid", null, null));
-        filters.put("a reason nobody has", new AuditFilter(null, null, null, null, "no.such.reason", null, null));
+        filters.put("first page", new AuditFilter(null, null, null, null, null, null, null, null, null));
+        filters.put("a page deep in the table", new AuditFilter(null, null, null, null, null, null, null, null, middle));
+        filters.put("effective verdict", new AuditFilter(null, null, "REJECT", null, null, null, null, null, null));
+        filters.put("effective verdict, page deep in", new AuditFilter(null, null, "LOW_CONFID", null, null, null, null, null, middle));
+        filters.put("downgraded and a reason", new AuditFilter(null, null, null, true, List.of("gatekeeper.fail"), null, null, null, null));
+        filters.put("a rare reason", new AuditFilter(null, null, null, null, List.of("verdict.invalid"), null, null, null, null));
+        filters.put("a reason nobody has", new AuditFilter(null, null, null, null, List.of("no.such.reason"), null, null, null, null));
         filters.put("one hour, a day ago", new AuditFilter(NOW.minusSeconds(90_000), NOW.minusSeconds(86_400), null, null,
-                null, null, null));
-        filters.put("source", new AuditFilter(null, null, null, null, null, "kafka", null));
+                null, null, null, null, null));
+        filters.put("source", new AuditFilter(null, null, null, null, null, null, null, "kafka", null));
         filters.put("everything at once", new AuditFilter(NOW.minusSeconds(172_800), NOW, "REJECT", true,
-                "gatekeeper.fail", "jms", middle));
+                List.of("gatekeeper.fail"), null, null, "jms", middle));
+        filters.put("a reason prefix (gatekeeper)", new AuditFilter(null, null, null, null,
+                Codes.matching("gatekeeper", Codes.GUARD_REASONS), null, null, null, null));
+        filters.put("a rare finding code", new AuditFilter(null, null, null, null, null,
+                List.of("consistency.claim_not_checked"), null, null, null));
+        filters.put("a finding prefix (evidence.)", new AuditFilter(null, null, null, null, null,
+                Codes.matching("evidence.", Codes.FINDINGS), null, null, null));
+        filters.put("has findings", new AuditFilter(null, null, null, null, null, null, true, null, null));
+        filters.put("no findings, page deep in", new AuditFilter(null, null, null, null, null, null, false, null, middle));
 
         try (Connection connection = database.connect()) {
             for (Map.Entry<String, AuditFilter> filter : filters.entrySet()) {
@@ -144,6 +166,44 @@ class ExplorerQueryPlanIT {
                         // the partitions' rows merged in ordinal order (Merge Append's "Sort Key"), never sorted
                         .doesNotContain("Seq Scan").doesNotContainPattern("(?m)^\\s*(->\\s+)?Sort \\(");
             }
+        }
+    }
+
+    @Test
+    @DisplayName("Scenario: A request id's story is read through indexes")
+    void storyUsesIndexes() throws SQLException {
+        try (Connection connection = database.connect()) {
+            String audits = explain(connection, AuditReader.STORY_AUDITS, List.of("req-1000", "req-1000", 501));
+            System.out.println("-- a request id's audits and re-driven audits:\n" + audits);
+            assertThat(audits).as(audits).contains("verification_audit_request_id_idx")
+                    .doesNotContain("Seq Scan on verification_audit").doesNotContain("Seq Scan on dead_letter");
+            String deadLetters = explain(connection, AuditReader.STORY_DEAD_LETTERS, List.of("req-1000", 501));
+            System.out.println("-- a request id's dead letters:\n" + deadLetters);
+            assertThat(deadLetters).as(deadLetters).doesNotContain("Seq Scan on verification_audit")
+                    .doesNotContain("Seq Scan on dead_letter");
+        }
+    }
+
+    @Test
+    @DisplayName("Scenario: A search is served by the full-text indexes on a table of 200,000 rows")
+    void searchUsesIndexes() throws SQLException {
+        Map<String, String> rare = Map.of("a rare word of a rationale", "zebra", "a rare word of a claim", "okapi");
+        try (Connection connection = database.connect()) {
+            for (Map.Entry<String, String> term : rare.entrySet()) {
+                AuditFilter filter = new AuditFilter(null, null, null, null, null, null, null, null, null, term.getValue());
+                List<Object> parameters = new ArrayList<>(filter.where().parameters());
+                parameters.add(51);
+                String plan = explain(connection, AuditReader.listQuery(filter), parameters);
+                System.out.println("-- list of audits, search for " + term.getKey() + ":\n" + plan);
+                assertThat(plan).as(plan).contains("claim_check_text_search_idx", "verification_audit_text_search_idx")
+                        .doesNotContain("Seq Scan on verification_audit").doesNotContain("Seq Scan on claim_check");
+            }
+            // a word of every rationale: printed for the design (every row matches, so no index can make it small)
+            AuditFilter common = new AuditFilter(null, null, null, null, null, null, null, null, null, "grounded");
+            List<Object> parameters = new ArrayList<>(common.where().parameters());
+            parameters.add(51);
+            System.out.println("-- list of audits, search for a word of every rationale:\n"
+                    + explain(connection, AuditReader.listQuery(common), parameters));
         }
     }
 

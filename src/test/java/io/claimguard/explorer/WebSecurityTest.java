@@ -45,14 +45,14 @@ class WebSecurityTest {
 
     @Test
     void defaults() {
-        ExplorerProperties defaults = new ExplorerProperties(false, null, null, 0);
+        ExplorerProperties defaults = new ExplorerProperties(false, null, null, 0, 0);
         assertThat(defaults.databaseRole()).isEqualTo("claimguard_reader");
         assertThat(defaults.pageSize()).isEqualTo(50);
         assertThat(defaults.users()).isEmpty();
     }
 
     private static ExplorerProperties explorer(boolean enabled, ExplorerProperties.User... users) {
-        return new ExplorerProperties(enabled, List.of(users), null, 0);
+        return new ExplorerProperties(enabled, List.of(users), null, 0, 0);
     }
 
     private static ExplorerProperties.User user(String name, String password) {

@@ -68,7 +68,8 @@ class ExplorerSecurityIT extends ServiceTestSupport {
     void pagesNeedLogin() {
         for (String page : List.of("/explorer", "/explorer/audits", "/explorer/audits/1", "/explorer/audits/1/envelope.json",
                 "/explorer/audits/1/effective-result.json", "/explorer/dead-letters", "/explorer/dead-letters/1",
-                "/explorer/find?q=x")) {
+                "/explorer/find?q=x", "/explorer/story?request_id=x", "/explorer/export/audits.csv?verdict=PASS",
+                "/explorer/export/audits.jsonl", "/explorer/replays", "/explorer/replays/1")) {
             HttpResponse<String> answer = anonymous(page);
             assertThat(answer.statusCode()).as(page).isEqualTo(302);
             assertThat(answer.headers().firstValue("Location")).as(page).hasValueSatisfying(
