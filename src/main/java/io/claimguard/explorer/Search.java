@@ -2,7 +2,7 @@ package io.claimguard.explorer;
 
 /**
  * Full-text search over claim text, rationale and tool names: the condition a list adds for a search term. Its two
- * expressions are those of the indexes of {@code V17__explorer_search.sql}, character for character, so that PostgreSQL
+ * expressions are those of the indexes of {@code V16__explorer_search.sql}, character for character, so that PostgreSQL
  * serves each part from its GIN index; the term is a bound parameter read by {@code plainto_tsquery} (every word must
  * occur; no operator syntax to get wrong).
  */

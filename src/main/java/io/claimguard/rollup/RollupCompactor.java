@@ -17,7 +17,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Merges the rollup deltas of the last {@link #WINDOW} into one row per group every
- * {@code claimguard.rollups.compaction-interval}, through {@code claimguard.compact_rollups} (V18), which runs as the
+ * {@code claimguard.rollups.compaction-interval}, through {@code claimguard.compact_rollups} (V17), which runs as the
  * migration's owner: the runtime role may call it but holds no privilege on the rollup tables.
  *
  * <p>It runs after a sealing round, on the sealer's thread: one background thread for the database's bookkeeping,

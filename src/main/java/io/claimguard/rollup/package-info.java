@@ -1,5 +1,5 @@
 /**
  * The rollups the overview and the daily analyst views sum: kept by triggers in the database as audits are written
- * (V13), and compacted here, on the sealer's thread, so that each group holds about one row per hour or day (V18).
+ * (V13), and compacted here, on the sealer's thread, so that each group holds about one row per hour or day (V17).
  */
 package io.claimguard.rollup;
