@@ -21,8 +21,10 @@ import org.springframework.stereotype.Component;
  * migration's owner: the runtime role may call it but holds no privilege on the rollup tables.
  *
  * <p>It runs after a sealing round, on the sealer's thread: one background thread for the database's bookkeeping,
- * never an input's thread. Two days cover the hours and days that still take deltas; a delta for an older hour (an
- * insert that stayed open that long) stays a row of its own, which costs a row and changes no answer.
+ * never an input's thread. The first compaction after a start covers all time, for the deltas a bulk load or a
+ * restore spread over old days (each of its statements adds a delta per group and day it touches); the following ones
+ * cover two days, the hours and days that still take deltas. A delta for an older hour written while the service runs
+ * (an insert that stayed open that long) stays a row of its own until the next start, which changes no answer.
  */
 @Component
 public class RollupCompactor implements SealRoundListener {
@@ -30,13 +32,15 @@ public class RollupCompactor implements SealRoundListener {
     static final Duration WINDOW = Duration.ofDays(2);
 
     private static final Logger LOG = LoggerFactory.getLogger(RollupCompactor.class);
-    private static final String COMPACT = "SELECT claimguard.compact_rollups(?)";
+    /** A null {@code since} is all time. */
+    private static final String COMPACT = "SELECT claimguard.compact_rollups(coalesce(?, '-infinity'::timestamp))";
 
     private final DataSource dataSource;
     private final long intervalNanos;
     private final FailureStreak failures;
     // touched only by the sealing thread
     private long nextCompactionNanos = System.nanoTime();
+    private boolean allTimeCompacted;
 
     public RollupCompactor(DataSource dataSource, RollupProperties properties) {
         this.dataSource = dataSource;
@@ -51,7 +55,8 @@ public class RollupCompactor implements SealRoundListener {
             return;
         }
         try {
-            long merged = compact();
+            long merged = allTimeCompacted ? compact(lastTwoDays()) : compact(null);
+            allTimeCompacted = true;
             failures.succeeded("merged " + merged + " rollup row(s)");
         } catch (SQLException | RuntimeException e) {
             failures.failed(e);
@@ -61,12 +66,15 @@ public class RollupCompactor implements SealRoundListener {
 
     @Override
     public void sealerStopping() {
-        // nothing is lost by skipping a compaction: the next start's catches up on the same two days
+        // nothing is lost by skipping a compaction: the next start's covers all time
     }
 
-    /** Compacts the last {@link #WINDOW}; returns how many rows fewer the rollups hold. */
-    long compact() throws SQLException {
-        LocalDateTime since = LocalDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.HOURS).minus(WINDOW);
+    private static LocalDateTime lastTwoDays() {
+        return LocalDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.HOURS).minus(WINDOW);
+    }
+
+    /** Compacts from {@code since} (UTC, null for all time); returns how many rows fewer the rollups hold. */
+    private long compact(LocalDateTime since) throws SQLException {
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement statement = connection.prepareStatement(COMPACT)) {
             statement.setObject(1, since);
