@@ -1,9 +1,13 @@
 package io.claimguard.harness.growth;
 
 import io.claimguard.status.StatusReader;
+import io.claimguard.testkit.ExampleEnvelopes;
 import io.claimguard.testkit.ExplorerClient;
 import io.claimguard.testkit.FreePort;
+import io.claimguard.testkit.HarnessInput;
+import io.claimguard.testkit.JmsClient;
 import io.claimguard.testkit.ServiceProcess;
+import io.claimguard.testkit.TestBrokerUsers;
 import io.claimguard.testkit.TestDatabase;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -54,6 +58,11 @@ public final class GrowthHarness {
     private static final double DEAD_LETTER_SHARE = 0.05;
     private static final long DAY_OF_ROWS = 86_400;
     private static final Pattern VERIFIED_AFTER = Pattern.compile("(\\d+) seals verified after it");
+    private static final String JMS_ROUTE = "jms-intake";
+    private static final String INPUT_QUEUE = "verifier.results";
+    private static final int DRAIN_WARM_UP = 5_000;
+    private static final int DRAIN_TIMED = 20_000;
+    private static final Pattern REQUEST_ID = Pattern.compile("\"request_id\"\\s*:\\s*\"[^\"]*\"");
     private static final Pattern SEALED_ROWS = Pattern.compile("audit chain intact: (\\d+) rows sealed");
 
     private final Path jar;
@@ -171,6 +180,8 @@ public final class GrowthHarness {
         }
         timeAnalystViews(size);
         sizeOnDisk(size);
+        // last: the drained rows join the database after everything else at this size was measured
+        timeJmsDrains(size, inbox);
     }
 
     /**
@@ -196,20 +207,28 @@ public final class GrowthHarness {
     }
 
     private Service startService(Path inbox) throws IOException {
+        return startService(database, inbox, "tcp://127.0.0.1:" + FreePort.onLoopback(), Map.of());
+    }
+
+    /** @param extra properties of this start only, applied last */
+    private Service startService(TestDatabase into, Path inbox, String brokerUrl, Map<String, String> extra)
+            throws IOException {
         int managementPort = FreePort.onLoopback();
         Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("spring.datasource.url", database.jdbcUrl());
-        properties.put("spring.datasource.username", database.username());
-        properties.put("spring.datasource.password", database.password());
+        properties.put("spring.datasource.url", into.jdbcUrl());
+        properties.put("spring.datasource.username", into.username());
+        properties.put("spring.datasource.password", into.password());
         properties.put("claimguard.management.port", Integer.toString(managementPort));
-        properties.put("claimguard.broker.acceptor-url", "tcp://127.0.0.1:" + FreePort.onLoopback());
-        properties.put("claimguard.broker.data-directory", work.resolve("artemis").toString());
+        properties.put("claimguard.broker.acceptor-url", brokerUrl);
+        properties.put("claimguard.broker.data-directory", work.resolve("artemis-" + into.databaseName()).toString());
+        properties.putAll(TestBrokerUsers.serviceProperties());
         properties.put("claimguard.file.inbox", inbox.toString());
         properties.put("claimguard.file.outbox", work.resolve("outbox").toString());
         properties.put("claimguard.explorer.enabled", "true");
         properties.put("claimguard.checkpoint.private-key", key.toString());
         properties.put("claimguard.checkpoint.directory", checkpoints.toString());
         properties.put("claimguard.checkpoint.period", "5s");
+        properties.putAll(extra);
         ServiceProcess process = new ServiceProcess(jar, ServiceProcess.MEASURED_JVM_OPTIONS, properties,
                 Files.createDirectories(work.resolve("logs")), managementPort);
         process.start();
@@ -443,6 +462,69 @@ public final class GrowthHarness {
         }
     }
 
+    // ---- the write rate
+
+    /**
+     * The JMS drain into the grown database beside one into an empty database, back to back so that both meet the
+     * same machine: each a service of its own with its JMS route held back until the queue holds the inputs, a
+     * warm-up drained first, then the timed inputs.
+     */
+    private void timeJmsDrains(long size, Path inbox) throws Exception {
+        double empty;
+        TestDatabase emptyDatabase = TestDatabase.createSeparate();
+        try {
+            empty = drainRate(emptyDatabase, Files.createDirectories(work.resolve("inbox-empty")), "empty-" + size);
+        } finally {
+            emptyDatabase.drop();
+        }
+        double grown = drainRate(database, inbox, "grown-" + size);
+        System.out.printf(Locale.ROOT, "JMS drain: %,.0f inputs/s into an empty database, %,.0f into the grown one"
+                + " (%.2f)%n", empty, grown, grown / empty);
+        results.put("JMS drain into an empty database", size, empty, "inputs/s");
+        results.put("JMS drain into the grown database", size, grown, "inputs/s");
+        results.put("JMS drain, grown / empty", size, grown / empty, "ratio");
+    }
+
+    /** Inputs per second over the timed part of a JMS drain into {@code into}; every input must be audited. */
+    private double drainRate(TestDatabase into, Path inbox, String stream) throws Exception {
+        String brokerUrl = "tcp://127.0.0.1:" + FreePort.onLoopback();
+        try (Service service = startService(into, inbox, brokerUrl, Map.of(
+                "camel.main.auto-startup-exclude-pattern", JMS_ROUTE,
+                "management.endpoint.camelroutes.read-only", "false"))) {
+            long auditsBefore = count(into, "SELECT coalesce(max(id), 0) FROM claimguard.verification_audit");
+            long deadLettersBefore = count(into, "SELECT coalesce(max(id), 0) FROM claimguard.dead_letter");
+            new JmsClient(brokerUrl, TestBrokerUsers.users()).send(INPUT_QUEUE, drainInputs(stream));
+            String audited = "SELECT count(*) FROM claimguard.verification_audit WHERE id > " + auditsBefore;
+            service.process().routeOperation(JMS_ROUTE, "start", Duration.ofSeconds(30));
+            awaitCount(into, audited, DRAIN_WARM_UP);
+            long warm = count(into, audited);
+            long started = System.nanoTime();
+            awaitCount(into, audited, DRAIN_WARM_UP + DRAIN_TIMED);
+            double rate = (count(into, audited) - warm) / seconds(started);
+            long deadLettered = count(into, "SELECT count(*) FROM claimguard.dead_letter WHERE id > " + deadLettersBefore);
+            if (deadLettered > 0) {
+                throw new IllegalStateException(deadLettered + " inputs of the drain were dead-lettered; every one is"
+                        + " an example envelope with a request_id of its own");
+            }
+            return rate;
+        }
+    }
+
+    /** The examples in turn, each with a request_id of its own, so that every input is a new audit. */
+    private static List<HarnessInput> drainInputs(String stream) {
+        List<ExampleEnvelopes.Example> examples = ExampleEnvelopes.load(Path.of("examples"));
+        List<HarnessInput> inputs = new ArrayList<>(DRAIN_WARM_UP + DRAIN_TIMED);
+        for (int i = 0; i < DRAIN_WARM_UP + DRAIN_TIMED; i++) {
+            String requestId = "drain-" + stream + "-" + i;
+            byte[] bytes = REQUEST_ID.matcher(examples.get(i % examples.size()).json())
+                    .replaceFirst(Matcher.quoteReplacement("\"request_id\": \"" + requestId + "\""))
+                    .getBytes(StandardCharsets.UTF_8);
+            inputs.add(HarnessInput.of(requestId, HarnessInput.Channel.JMS, HarnessInput.Kind.VALID, requestId, null,
+                    bytes, 0, false));
+        }
+        return inputs;
+    }
+
     // ---- the analyst views
 
     private void timeAnalystViews(long size) throws SQLException {
@@ -573,7 +655,11 @@ public final class GrowthHarness {
     }
 
     private long count(String sql) throws SQLException {
-        try (Connection connection = database.connect(); PreparedStatement query = connection.prepareStatement(sql);
+        return count(database, sql);
+    }
+
+    private static long count(TestDatabase in, String sql) throws SQLException {
+        try (Connection connection = in.connect(); PreparedStatement query = connection.prepareStatement(sql);
                 ResultSet rs = query.executeQuery()) {
             rs.next();
             return rs.getLong(1);
@@ -581,8 +667,12 @@ public final class GrowthHarness {
     }
 
     private void awaitCount(String sql, long atLeast) throws Exception {
+        awaitCount(database, sql, atLeast);
+    }
+
+    private static void awaitCount(TestDatabase in, String sql, long atLeast) throws Exception {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (count(sql) < atLeast) {
+        while (count(in, sql) < atLeast) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("waited in vain for " + atLeast + ": " + sql);
             }
