@@ -2,12 +2,12 @@ package io.claimguard.audit;
 
 import io.claimguard.config.ClaimGuardProperties;
 import io.claimguard.domain.EffectiveResult;
-import io.claimguard.domain.LogValue;
 import io.claimguard.domain.Verification;
-import io.claimguard.pipeline.Failures;
-import io.claimguard.pipeline.GroupCommit;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Redrive;
+import io.claimguard.support.Failures;
+import io.claimguard.support.GroupCommit;
+import io.claimguard.support.LogValue;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;

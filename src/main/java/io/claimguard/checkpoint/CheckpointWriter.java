@@ -1,9 +1,9 @@
 package io.claimguard.checkpoint;
 
 import io.claimguard.merkle.CompactRange;
-import io.claimguard.pipeline.FailureStreak;
 import io.claimguard.seal.AuditChainVerifier;
 import io.claimguard.seal.SealRoundListener;
+import io.claimguard.support.FailureStreak;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;

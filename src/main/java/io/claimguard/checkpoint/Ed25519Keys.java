@@ -1,6 +1,6 @@
 package io.claimguard.checkpoint;
 
-import io.claimguard.pipeline.FileProblem;
+import io.claimguard.support.FileProblem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;

@@ -4,7 +4,7 @@ import io.claimguard.broker.BrokerLogin;
 import io.claimguard.broker.BrokerRole;
 import io.claimguard.broker.BrokerUsers;
 import io.claimguard.broker.CredentialsFile;
-import io.claimguard.pipeline.Failures;
+import io.claimguard.support.Failures;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSSecurityException;

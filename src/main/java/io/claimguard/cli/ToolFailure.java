@@ -1,7 +1,7 @@
 package io.claimguard.cli;
 
-import io.claimguard.pipeline.Failures;
-import io.claimguard.pipeline.FileProblem;
+import io.claimguard.support.Failures;
+import io.claimguard.support.FileProblem;
 import java.sql.SQLException;
 
 /** A tool command could not do its work, for a reason the message states in words an operator can act on. */

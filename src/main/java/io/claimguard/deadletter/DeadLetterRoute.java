@@ -2,7 +2,6 @@ package io.claimguard.deadletter;
 
 import io.claimguard.audit.Text;
 import io.claimguard.config.ClaimGuardProperties;
-import io.claimguard.domain.LogValue;
 import io.claimguard.domain.StoredPayload;
 import io.claimguard.observe.PipelineObserver;
 import io.claimguard.pipeline.DeadLetter;
@@ -10,6 +9,7 @@ import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
 import io.claimguard.pipeline.Redrive;
+import io.claimguard.support.LogValue;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

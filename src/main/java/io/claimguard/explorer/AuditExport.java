@@ -1,6 +1,6 @@
 package io.claimguard.explorer;
 
-import io.claimguard.domain.LogValue;
+import io.claimguard.support.LogValue;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;

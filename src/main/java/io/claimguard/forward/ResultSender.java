@@ -1,8 +1,8 @@
 package io.claimguard.forward;
 
-import io.claimguard.pipeline.GroupCommit;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.ResultProperties;
+import io.claimguard.support.GroupCommit;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;

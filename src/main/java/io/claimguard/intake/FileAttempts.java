@@ -1,6 +1,6 @@
 package io.claimguard.intake;
 
-import io.claimguard.domain.Backoff;
+import io.claimguard.support.Backoff;
 import java.time.Instant;
 
 /**

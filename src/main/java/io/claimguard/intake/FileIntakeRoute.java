@@ -1,9 +1,7 @@
 package io.claimguard.intake;
 
 import io.claimguard.config.ClaimGuardProperties;
-import io.claimguard.domain.Backoff;
 import io.claimguard.domain.InboxName;
-import io.claimguard.domain.LogValue;
 import io.claimguard.domain.OutboxName;
 import io.claimguard.domain.RejectionReason;
 import io.claimguard.domain.StoredPayload;
@@ -13,6 +11,8 @@ import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
 import io.claimguard.pipeline.SignedResult;
+import io.claimguard.support.Backoff;
+import io.claimguard.support.LogValue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;

@@ -1,8 +1,8 @@
 package io.claimguard.intake;
 
-import io.claimguard.domain.Backoff;
-import io.claimguard.domain.LogValue;
-import io.claimguard.pipeline.Failures;
+import io.claimguard.support.Backoff;
+import io.claimguard.support.Failures;
+import io.claimguard.support.LogValue;
 import java.time.Instant;
 import org.apache.activemq.artemis.api.core.ActiveMQConnectionTimedOutException;
 import org.apache.activemq.artemis.api.core.ActiveMQDisconnectedException;

@@ -1,8 +1,8 @@
 package io.claimguard.intake;
 
 import io.claimguard.domain.InboxName;
-import io.claimguard.domain.LogValue;
-import io.claimguard.pipeline.FailureStreak;
+import io.claimguard.support.FailureStreak;
+import io.claimguard.support.LogValue;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;

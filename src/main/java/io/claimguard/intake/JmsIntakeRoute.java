@@ -1,12 +1,12 @@
 package io.claimguard.intake;
 
 import io.claimguard.config.ClaimGuardProperties;
-import io.claimguard.domain.LogValue;
 import io.claimguard.observe.PipelineObserver;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
 import io.claimguard.pipeline.ResultProperties;
+import io.claimguard.support.LogValue;
 import jakarta.jms.ConnectionFactory;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

@@ -1,7 +1,6 @@
 package io.claimguard.intake;
 
 import io.claimguard.config.ClaimGuardProperties;
-import io.claimguard.domain.Backoff;
 import io.claimguard.domain.RejectionReason;
 import io.claimguard.observe.PipelineObserver;
 import io.claimguard.pipeline.DeadLetter;
@@ -9,6 +8,7 @@ import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
 import io.claimguard.pipeline.ResultProperties;
+import io.claimguard.support.Backoff;
 import io.claimguard.verify.RetryPolicy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

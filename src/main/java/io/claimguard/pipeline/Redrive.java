@@ -1,6 +1,6 @@
 package io.claimguard.pipeline;
 
-import io.claimguard.domain.LogValue;
+import io.claimguard.support.LogValue;
 import org.slf4j.Logger;
 
 /**

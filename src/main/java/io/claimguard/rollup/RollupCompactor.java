@@ -1,7 +1,7 @@
 package io.claimguard.rollup;
 
-import io.claimguard.pipeline.FailureStreak;
 import io.claimguard.seal.SealRoundListener;
+import io.claimguard.support.FailureStreak;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,7 +1,7 @@
 package io.claimguard.seal;
 
 import io.claimguard.config.ClaimGuardProperties;
-import io.claimguard.pipeline.FailureStreak;
+import io.claimguard.support.FailureStreak;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

@@ -2,12 +2,12 @@ package io.claimguard.verify;
 
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.domain.EnvelopeRejectedException;
-import io.claimguard.domain.LogValue;
 import io.claimguard.domain.Policy;
 import io.claimguard.domain.Verification;
 import io.claimguard.pipeline.DeadLetter;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.ReceivedInput;
+import io.claimguard.support.LogValue;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;

@@ -1,7 +1,7 @@
 package io.claimguard.verify;
 
-import static io.claimguard.pipeline.Failures.DATABASE_OUTAGE;
-import static io.claimguard.pipeline.Failures.DATABASE_REFUSAL;
+import static io.claimguard.support.Failures.DATABASE_OUTAGE;
+import static io.claimguard.support.Failures.DATABASE_REFUSAL;
 import static io.claimguard.pipeline.InputExchange.BEFORE_AUDIT_COMMIT;
 
 import io.claimguard.config.ClaimGuardProperties;

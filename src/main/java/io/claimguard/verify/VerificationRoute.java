@@ -1,18 +1,18 @@
 package io.claimguard.verify;
 
-import static io.claimguard.pipeline.Failures.DATABASE_OUTAGE;
+import static io.claimguard.support.Failures.DATABASE_OUTAGE;
 import static io.claimguard.pipeline.InputExchange.BEFORE_AUDIT_COMMIT;
 
 import io.claimguard.domain.EnvelopeReader;
-import io.claimguard.domain.LogValue;
 import io.claimguard.domain.Policy;
 import io.claimguard.domain.RejectionReason;
 import io.claimguard.observe.PipelineObserver;
 import io.claimguard.pipeline.DeadLetter;
-import io.claimguard.pipeline.Failures;
 import io.claimguard.pipeline.InputExchange;
 import io.claimguard.pipeline.Pipeline;
 import io.claimguard.pipeline.ReceivedInput;
+import io.claimguard.support.Failures;
+import io.claimguard.support.LogValue;
 import org.apache.camel.Exchange;
 import org.apache.camel.Predicate;
 import org.apache.camel.builder.PredicateBuilder;

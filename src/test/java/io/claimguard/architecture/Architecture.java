@@ -17,8 +17,10 @@ final class Architecture {
     }
 
     /**
-     * The packages and what each may use. {@code domain} is plain Java: the rules of the contract. {@code pipeline}
-     * is the vocabulary the routes share (endpoints, the received input, its outcome, failure kinds). The steps
+     * The packages and what each may use. {@code support} holds generic mechanisms that know nothing of the product
+     * (the group commit, failure streaks, SQLSTATE classification, back-off, log escaping), so that no package uses
+     * another only to reach one of them. {@code domain} is plain Java: the rules of the contract. {@code pipeline}
+     * is the vocabulary the routes share (endpoints, the received input, its outcome). The steps
      * ({@code audit}, {@code deadletter}, {@code forward}) and the {@code verify} route use it; the intakes feed
      * {@code verify}; the intakes, {@code verify} and {@code deadletter} read their settings from {@code config}. The {@code status} facts are read by the command line ({@code cli}) and by the actuator endpoint
      * ({@code observe}), which also hands each input to OpenTelemetry ({@code telemetry}). {@code cli} takes the input key ({@code audit.Sha256}) from {@code audit}, so that {@code send}
@@ -27,7 +29,7 @@ final class Architecture {
      * builds the tree over {@code seal}'s hashes; the command line and the status facts read it. The audit
      * {@code explorer} (read-only pages and the web login) reads the tables itself, as the runtime login {@code config}
      * chose at start, takes only a row's seal check from {@code seal}, and from {@code domain} the guard reason and
-     * finding codes its filters offer and {@code LogValue} for its log lines. {@code signing} signs every effective result
+     * finding codes its filters offer. {@code signing} signs every effective result
      * (the {@code sign} step of the pipeline) with {@code checkpoint}'s Ed25519 keys, and the command line checks results
      * with it. Who may log in to the broker and what each role may do there is {@code broker}, which uses nothing of
      * the service: {@code config} secures the embedded broker with it, and the command line's tools log in by role with
@@ -38,6 +40,7 @@ final class Architecture {
     static ArchRule layers(String root) {
         return layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .withOptionalLayers(true)
+                .layer("support").definedBy(root + ".support..")
                 .layer("domain").definedBy(root + ".domain..")
                 .layer("config").definedBy(root + ".config..")
                 .layer("pipeline").definedBy(root + ".pipeline..")
@@ -58,26 +61,27 @@ final class Architecture {
                 .layer("signing").definedBy(root + ".signing..")
                 .layer("broker").definedBy(root + ".broker..")
                 .layer("archive").definedBy(root + ".archive..")
+                .whereLayer("support").mayNotAccessAnyLayer()
                 .whereLayer("domain").mayNotAccessAnyLayer()
                 .whereLayer("broker").mayNotAccessAnyLayer()
                 .whereLayer("config").mayOnlyAccessLayers("broker", "domain")
-                .whereLayer("pipeline").mayOnlyAccessLayers("domain")
+                .whereLayer("pipeline").mayOnlyAccessLayers("support", "domain")
                 .whereLayer("telemetry").mayOnlyAccessLayers("pipeline", "config", "domain")
-                .whereLayer("observe").mayOnlyAccessLayers("telemetry", "status", "pipeline", "config", "domain")
-                .whereLayer("audit").mayOnlyAccessLayers("pipeline", "config", "domain")
-                .whereLayer("deadletter").mayOnlyAccessLayers("audit", "observe", "pipeline", "config", "domain")
-                .whereLayer("forward").mayOnlyAccessLayers("pipeline", "domain")
-                .whereLayer("verify").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")
-                .whereLayer("intake").mayOnlyAccessLayers("observe", "pipeline", "config", "domain")
-                .whereLayer("seal").mayOnlyAccessLayers("pipeline", "config")
-                .whereLayer("rollup").mayOnlyAccessLayers("seal", "pipeline")
+                .whereLayer("observe").mayOnlyAccessLayers("telemetry", "status", "pipeline", "support", "config", "domain")
+                .whereLayer("audit").mayOnlyAccessLayers("pipeline", "support", "config", "domain")
+                .whereLayer("deadletter").mayOnlyAccessLayers("audit", "observe", "pipeline", "support", "config", "domain")
+                .whereLayer("forward").mayOnlyAccessLayers("pipeline", "support", "domain")
+                .whereLayer("verify").mayOnlyAccessLayers("observe", "pipeline", "support", "config", "domain")
+                .whereLayer("intake").mayOnlyAccessLayers("observe", "pipeline", "support", "config", "domain")
+                .whereLayer("seal").mayOnlyAccessLayers("support", "config")
+                .whereLayer("rollup").mayOnlyAccessLayers("seal", "support")
                 .whereLayer("status").mayOnlyAccessLayers("checkpoint", "seal", "config", "domain")
                 .whereLayer("cli").mayOnlyAccessLayers("archive", "status", "checkpoint", "merkle", "seal", "audit",
-                        "signing", "pipeline", "broker", "config", "domain")
+                        "signing", "pipeline", "support", "broker", "config", "domain")
                 .whereLayer("archive").mayOnlyAccessLayers("checkpoint", "merkle", "seal")
                 .whereLayer("merkle").mayNotAccessAnyLayer()
-                .whereLayer("checkpoint").mayOnlyAccessLayers("seal", "merkle", "pipeline", "config")
-                .whereLayer("explorer").mayOnlyAccessLayers("seal", "config", "domain")
+                .whereLayer("checkpoint").mayOnlyAccessLayers("seal", "merkle", "support", "config")
+                .whereLayer("explorer").mayOnlyAccessLayers("seal", "support", "config", "domain")
                 .whereLayer("signing").mayOnlyAccessLayers("checkpoint", "pipeline", "domain");
     }
 

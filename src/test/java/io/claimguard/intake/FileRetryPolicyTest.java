@@ -2,7 +2,7 @@ package io.claimguard.intake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.claimguard.domain.Backoff;
+import io.claimguard.support.Backoff;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSSecurityException;
 import java.io.IOException;

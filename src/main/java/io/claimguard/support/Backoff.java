@@ -1,4 +1,4 @@
-package io.claimguard.domain;
+package io.claimguard.support;
 
 import java.time.Duration;
 

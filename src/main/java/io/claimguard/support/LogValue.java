@@ -1,4 +1,4 @@
-package io.claimguard.domain;
+package io.claimguard.support;
 
 /**
  * A value that came from input (a file name, a request id, a source reference, a reason quoting input) as a log line may

@@ -1,4 +1,4 @@
-package io.claimguard.pipeline;
+package io.claimguard.support;
 
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;

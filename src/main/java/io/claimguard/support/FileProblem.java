@@ -1,4 +1,4 @@
-package io.claimguard.pipeline;
+package io.claimguard.support;
 
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;

@@ -1,4 +1,4 @@
-package io.claimguard.pipeline;
+package io.claimguard.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

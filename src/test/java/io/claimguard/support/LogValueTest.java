@@ -1,4 +1,4 @@
-package io.claimguard.domain;
+package io.claimguard.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
