@@ -1,26 +1,19 @@
 package io.claimguard.cli;
 
-import io.claimguard.cli.AuditSelection.StoredAudit;
-import io.claimguard.domain.EnvelopeReader;
-import io.claimguard.domain.EnvelopeRejectedException;
-import io.claimguard.domain.FindingCode;
-import io.claimguard.domain.GuardRule;
-import io.claimguard.domain.Limits;
 import io.claimguard.domain.Policy;
 import io.claimguard.domain.Verdict;
+import io.claimguard.replay.AuditSelection;
+import io.claimguard.replay.Replay;
+import io.claimguard.replay.ReplayReport;
 import java.io.PrintWriter;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,23 +38,6 @@ import picocli.CommandLine.Spec;
             "  claimguard replay --since 2026-12-03T00:00:00Z --verdict PASS --policy-name evidence --policy-version 1 \\",
             "      --finding-cap evidence.unknown_invocation=LOW_CONFID"})
 final class ReplayCommand implements Callable<Integer> {
-
-    /**
-     * Every stored envelope was accepted once, under the service's limits of the day, which may have been higher than
-     * today's; stored as jsonb text it may also have grown. A replay re-judges, it does not re-admit.
-     */
-    static final Limits STORED_ENVELOPES = new Limits(Integer.MAX_VALUE, 1_000);
-
-    private static final String INSERT_RUN = """
-            INSERT INTO claimguard.replay_run (policy, policy_caps, selection, started_at, audits, changed)
-            VALUES (?, ?, ?, ?, ?, ?)
-            RETURNING id
-            """;
-    private static final String INSERT_OUTCOME = """
-            INSERT INTO claimguard.replay_outcome (
-                run_id, audit_id, recorded_policy, recorded_verdict, replayed_verdict, replayed_reasons)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """;
 
     @Option(names = "--request-id", paramLabel = "ID", description = "a request id (repeatable)")
     private List<String> requestIds = new ArrayList<>();
@@ -109,27 +85,18 @@ final class ReplayCommand implements Callable<Integer> {
         AuditSelection selection = selection();
         Policy policy = policy();
         PrintWriter out = spec.commandLine().getOut();
-        EnvelopeReader reader = new EnvelopeReader(STORED_ENVELOPES);
         Instant startedAt = Instant.now();
-        List<ReplayOutcome> outcomes = new ArrayList<>();
-        List<String> notReplayed = new ArrayList<>();
         try (Connection connection = database.connect()) {
-            selection.forEach(connection, audit -> {
-                try {
-                    outcomes.add(ReplayOutcome.of(audit, reader, policy));
-                } catch (EnvelopeRejectedException | IllegalArgumentException unreadable) {
-                    notReplayed.add(label(audit) + ": " + unreadable.getMessage());
-                }
-            });
-            if (outcomes.isEmpty() && notReplayed.isEmpty()) {
+            Replay.Judged judged = Replay.judge(connection, selection, policy);
+            if (judged.nothingSelected()) {
                 out.println("nothing to replay: no audit matches the selection");
                 return ExitCodes.OK;
             }
-            ReplayReport.lines(policy.id(), outcomes, notReplayed).forEach(out::println);
+            ReplayReport.lines(policy.id(), judged.outcomes(), judged.notReplayed()).forEach(out::println);
             if (dryRun) {
                 out.println("dry run: nothing recorded");
             } else {
-                long run = record(connection, policy, selection, startedAt, outcomes);
+                long run = Replay.record(connection, policy, selection, startedAt, judged.outcomes());
                 out.println("recorded as replay run " + run + " (claimguard.replay_run, claimguard.replay_outcome)");
             }
             return ExitCodes.OK;
@@ -162,54 +129,5 @@ final class ReplayCommand implements Callable<Integer> {
                     + " is the contract's policy, without caps: give a policy with caps its own --policy-name and --policy-version");
         }
         return policy;
-    }
-
-    /** Records the run and its outcomes in one transaction; returns the run's id. */
-    private long record(Connection connection, Policy policy, AuditSelection selection, Instant startedAt,
-            List<ReplayOutcome> outcomes) throws SQLException {
-        connection.setAutoCommit(false);
-        try {
-            long run;
-            try (PreparedStatement insert = connection.prepareStatement(INSERT_RUN)) {
-                insert.setString(1, policy.id());
-                insert.setString(2, "rule-caps " + caps(policy.ruleCaps(), GuardRule::code) + "; finding-caps "
-                        + caps(policy.findingCaps(), FindingCode::code));
-                insert.setString(3, selection.describe());
-                insert.setObject(4, startedAt.atOffset(ZoneOffset.UTC));
-                insert.setInt(5, outcomes.size());
-                insert.setInt(6, (int) ReplayReport.changed(outcomes));
-                try (ResultSet id = insert.executeQuery()) {
-                    id.next();
-                    run = id.getLong(1);
-                }
-            }
-            try (PreparedStatement insert = connection.prepareStatement(INSERT_OUTCOME)) {
-                for (ReplayOutcome outcome : outcomes) {
-                    StoredAudit audit = outcome.audit();
-                    insert.setLong(1, run);
-                    insert.setLong(2, audit.auditId());
-                    insert.setString(3, audit.recordedPolicy());
-                    insert.setString(4, audit.recordedVerdict().name());
-                    insert.setString(5, outcome.replayedVerdict().name());
-                    insert.setArray(6, connection.createArrayOf("text", outcome.replayed().reasonCodes().toArray(String[]::new)));
-                    insert.addBatch();
-                }
-                insert.executeBatch();
-            }
-            connection.commit();
-            return run;
-        } catch (SQLException | RuntimeException e) {
-            connection.rollback();
-            throw e;
-        }
-    }
-
-    private static <K> String caps(Map<K, Verdict> caps, Function<K, String> codeOf) {
-        return caps.isEmpty() ? "none"
-                : String.join(", ", caps.entrySet().stream().map(cap -> codeOf.apply(cap.getKey()) + "=" + cap.getValue()).toList());
-    }
-
-    private static String label(StoredAudit audit) {
-        return "audit " + audit.auditId() + " (" + audit.requestId() + ")";
     }
 }

@@ -34,7 +34,8 @@ final class Architecture {
      * with it. Who may log in to the broker and what each role may do there is {@code broker}, which uses nothing of
      * the service: {@code config} secures the embedded broker with it, and the command line's tools log in by role with
      * it. Retention ({@code archive}) writes old partitions to archive files with {@code seal}'s content and a
-     * {@code checkpoint}, and reads them back for the command line. The application class at the root wires it all
+     * {@code checkpoint}, and reads them back for the command line. Replay ({@code replay}) re-judges stored audits
+     * under another policy with {@code domain}'s rules and records the run; the command line only parses and prints. The application class at the root wires it all
      * and is not a layer.
      */
     static ArchRule layers(String root) {
@@ -61,6 +62,7 @@ final class Architecture {
                 .layer("signing").definedBy(root + ".signing..")
                 .layer("broker").definedBy(root + ".broker..")
                 .layer("archive").definedBy(root + ".archive..")
+                .layer("replay").definedBy(root + ".replay..")
                 .whereLayer("support").mayNotAccessAnyLayer()
                 .whereLayer("domain").mayNotAccessAnyLayer()
                 .whereLayer("broker").mayNotAccessAnyLayer()
@@ -76,9 +78,10 @@ final class Architecture {
                 .whereLayer("seal").mayOnlyAccessLayers("support", "config")
                 .whereLayer("rollup").mayOnlyAccessLayers("seal", "support")
                 .whereLayer("status").mayOnlyAccessLayers("checkpoint", "seal", "config", "domain")
-                .whereLayer("cli").mayOnlyAccessLayers("archive", "status", "checkpoint", "merkle", "seal", "audit",
+                .whereLayer("cli").mayOnlyAccessLayers("archive", "replay", "status", "checkpoint", "merkle", "seal", "audit",
                         "signing", "pipeline", "support", "broker", "config", "domain")
                 .whereLayer("archive").mayOnlyAccessLayers("checkpoint", "merkle", "seal")
+                .whereLayer("replay").mayOnlyAccessLayers("audit", "domain")
                 .whereLayer("merkle").mayNotAccessAnyLayer()
                 .whereLayer("checkpoint").mayOnlyAccessLayers("seal", "merkle", "support", "config")
                 .whereLayer("explorer").mayOnlyAccessLayers("seal", "support", "config", "domain")

@@ -1,7 +1,6 @@
-package io.claimguard.cli;
+package io.claimguard.replay;
 
 import io.claimguard.audit.AuditDocument;
-import io.claimguard.cli.AuditSelection.StoredAudit;
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.domain.EnvelopeRejectedException;
 import io.claimguard.domain.GuardDecision;
@@ -9,6 +8,7 @@ import io.claimguard.domain.GuardReason;
 import io.claimguard.domain.Policy;
 import io.claimguard.domain.Verdict;
 import io.claimguard.domain.Verification;
+import io.claimguard.replay.AuditSelection.StoredAudit;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -18,7 +18,7 @@ import java.util.List;
  * @param audit the audit row as recorded
  * @param replayed the guard decision under the replay's policy
  */
-record ReplayOutcome(StoredAudit audit, GuardDecision replayed) {
+public record ReplayOutcome(StoredAudit audit, GuardDecision replayed) {
 
     /** Which way a verdict moved. */
     enum Change {

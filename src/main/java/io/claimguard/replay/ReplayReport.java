@@ -1,6 +1,6 @@
-package io.claimguard.cli;
+package io.claimguard.replay;
 
-import io.claimguard.cli.ReplayOutcome.Change;
+import io.claimguard.replay.ReplayOutcome.Change;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * change the inputs that moved, with their request ids (at most {@link #LISTED} per line), then the audits that could
  * not be replayed. A pure function of the outcomes.
  */
-final class ReplayReport {
+public final class ReplayReport {
 
     /** How many inputs one line names before it counts the rest. */
     static final int LISTED = 10;
@@ -28,7 +28,7 @@ final class ReplayReport {
      * @param outcomes every replayed audit, in id order
      * @param notReplayed per audit that could not be replayed, its label and why
      */
-    static List<String> lines(String policy, List<ReplayOutcome> outcomes, List<String> notReplayed) {
+    public static List<String> lines(String policy, List<ReplayOutcome> outcomes, List<String> notReplayed) {
         Map<Change, Integer> counts = new LinkedHashMap<>();
         Map<String, Integer> recordedUnder = new LinkedHashMap<>();
         // change, then cause, then from and to: stricter first, codes in alphabetical order

@@ -1,4 +1,4 @@
-package io.claimguard.cli;
+package io.claimguard.replay;
 
 import io.claimguard.domain.Policy;
 import io.claimguard.domain.Verdict;
@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  * @param since the earliest {@code received_at} (inclusive); null for no bound
  * @param until the latest {@code received_at} (exclusive); null for no bound
  */
-record AuditSelection(List<String> requestIds, List<Verdict> verdicts, Instant since, Instant until) {
+public record AuditSelection(List<String> requestIds, List<Verdict> verdicts, Instant since, Instant until) {
 
     private static final String SELECT = """
             SELECT a.id, a.request_id, a.effective_verdict, a.policy, a.guard_reasons, a.audit::text
@@ -44,7 +44,7 @@ record AuditSelection(List<String> requestIds, List<Verdict> verdicts, Instant s
      * @param recordedPolicy the policy that judged it; {@code default@1} for rows written before the column existed
      * @param document the audit document ({@code audit}): the envelope with the effective result added
      */
-    record StoredAudit(long auditId, String requestId, Verdict recordedVerdict, String recordedPolicy,
+    public record StoredAudit(long auditId, String requestId, Verdict recordedVerdict, String recordedPolicy,
             List<String> recordedReasons, String document) {
     }
 

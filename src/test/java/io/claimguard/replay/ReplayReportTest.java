@@ -1,11 +1,11 @@
-package io.claimguard.cli;
+package io.claimguard.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.claimguard.cli.AuditSelection.StoredAudit;
 import io.claimguard.domain.GuardDecision;
 import io.claimguard.domain.GuardReason;
 import io.claimguard.domain.Verdict;
+import io.claimguard.replay.AuditSelection.StoredAudit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
