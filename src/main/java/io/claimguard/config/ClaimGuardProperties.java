@@ -5,15 +5,21 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 /**
  * The {@code claimguard.*} settings. Defaults live in {@code application.yml}, so that the configuration
- * table of docs/operating.md, the YAML and the running service agree.
+ * table of docs/operating.md, the YAML and the running service agree. Each component's {@code @param} is its
+ * description in the configuration metadata the build generates.
+ *
+ * @param limits how large an envelope may be
+ * @param instanceId the name this instance goes by in the summary log line and the metrics; blank: host name and
+ *     process id
  */
 @ConfigurationProperties("claimguard")
 public record ClaimGuardProperties(
-        FileDrop file, Jms jms, Kafka kafka, Broker broker, Limits limits, Processing processing, Audit audit, Database database,
+        FileDrop file, Jms jms, Kafka kafka, Broker broker, @NestedConfigurationProperty Limits limits, Processing processing, Audit audit, Database database,
         Seal seal, Checkpoint checkpoint, Telemetry telemetry, String instanceId, Judgement policy, DeadLetter deadLetter) {
 
     public ClaimGuardProperties {
@@ -45,6 +51,9 @@ public record ClaimGuardProperties(
     /**
      * The file drop: inputs arrive in {@code inbox}; file inputs' results are also written to {@code outbox}.
      *
+     * @param inbox the folder inputs are dropped in
+     * @param outbox the folder file inputs' effective results are written to
+     * @param pollDelay how often the inbox is listed
      * @param settleTime how long a file that is not a complete JSON object or array must have been unchanged before it
      *     is read (a complete one is read at once)
      * @param concurrency files processed at the same time (their audit rows share database transactions)
@@ -65,6 +74,9 @@ public record ClaimGuardProperties(
     /**
      * The JMS queues and how the intake takes its messages: in batches, each in one transaction.
      *
+     * @param inputQueue where verifier results come from
+     * @param outputQueue where the effective results go
+     * @param deadLetterQueue where rejected and failed inputs go, as they came
      * @param concurrentConsumers sessions taking batches at the same time
      * @param batchSize messages in one transaction at most; their audit rows are committed together
      * @param batchTimeout how long a batch waits to fill once its first message has come
@@ -72,6 +84,9 @@ public record ClaimGuardProperties(
      * @param reconnectDelay the wait before a session lost with the broker is opened again
      * @param maxDeliveryAttempts broker-side deliveries before a message that keeps rolling back (for example
      *     one that crashes the service) moves to the dead-letter queue without a dead_letter row
+     * @param redeliveryDelay how long a message that rolled back waits before it is delivered again; doubles with each
+     *     failure
+     * @param maxRedeliveryDelay the longest such wait
      */
     public record Jms(
             String inputQueue,
@@ -91,6 +106,7 @@ public record ClaimGuardProperties(
      * The Kafka entry, off unless {@code enabled}. Every other Kafka client setting (security, timeouts) is Camel's
      * {@code camel.component.kafka.*}.
      *
+     * @param enabled whether the Kafka entry runs
      * @param bootstrapServers the brokers a client first connects to
      * @param inputTopic where verifier results come from
      * @param outputTopic where the effective results go
@@ -150,7 +166,12 @@ public record ClaimGuardProperties(
     public record Users(Login producer, Login consumer, Login operator) {
     }
 
-    /** A configured broker login; {@link #toString()} never shows the password. */
+    /**
+     * A configured broker login; {@link #toString()} never shows the password.
+     *
+     * @param user the login's user name
+     * @param password its password
+     */
     public record Login(String user, String password) {
 
         /** Whether anything of it is set. */
@@ -172,6 +193,7 @@ public record ClaimGuardProperties(
      * @param retryDelay the delay before the first such retry
      * @param outageRetryDelay the first delay while the database is unreachable; doubles up to the maximum,
      *     and such retries never give up
+     * @param outageMaxRetryDelay the longest delay while the database is unreachable
      */
     public record Processing(int maxRetries, Duration retryDelay, Duration outageRetryDelay, Duration outageMaxRetryDelay) {
     }
@@ -271,6 +293,7 @@ public record ClaimGuardProperties(
      * OpenTelemetry: a span per input and a {@code gen_ai.evaluation.result} event per audited input and per claim
      * check, exported by OTLP (http/protobuf). Off by default; when off, no part of OpenTelemetry is started.
      *
+     * @param enabled whether OpenTelemetry runs
      * @param otlpEndpoint the OTLP/HTTP receiver's base URL; spans go to {@code /v1/traces}, events to {@code /v1/logs}
      */
     public record Telemetry(boolean enabled, String otlpEndpoint) {

@@ -135,7 +135,7 @@ class ConfigurationTableTest {
     }
 
     /** The keys and defaults of the claimguard rows of {@code page}'s section under {@code heading}. */
-    private static Map<String, String> documentedDefaults(String page, String heading, int atLeast) throws IOException {
+    static Map<String, String> documentedDefaults(String page, String heading, int atLeast) throws IOException {
         Map<String, String> defaults = new LinkedHashMap<>();
         boolean inSection = false;
         for (String line : Files.readAllLines(Path.of(page))) {
