@@ -29,6 +29,7 @@ record BarChart(String id, String title, List<String> series, List<Rect> rects, 
     /** Room an axis label or a total needs, in the chart's units (13 px text). */
     private static final double TEXT_ROOM = 44;
     static final int SERIES_CLASSES = 8;
+    private static final double MAX_BAR = 120;
 
     /**
      * One column: its axis label, the name its tooltip gives (the whole hour or day, "so far" for the current one) and
@@ -67,7 +68,8 @@ record BarChart(String id, String title, List<String> series, List<Rect> rects, 
         double plotWidth = WIDTH - LEFT - RIGHT;
         double plotHeight = HEIGHT - TOP - BOTTOM;
         double slot = columns.isEmpty() ? plotWidth : plotWidth / columns.size();
-        double barWidth = Math.max(1, slot * 0.75);
+        // a few wide slots (labels) get bars of a readable width, not slabs
+        double barWidth = Math.max(1, Math.min(slot * 0.75, MAX_BAR));
         long top = niceCeiling(max);
         List<Rect> rects = new ArrayList<>();
         List<Hit> hits = new ArrayList<>();
