@@ -71,8 +71,11 @@ class ExplorerController {
     }
 
     @GetMapping("/explorer")
-    String overview(Model model) {
-        model.addAttribute("charts", overview.charts());
+    String overview(@RequestParam(required = false) String period, Model model) {
+        OverviewPeriod chosen = OverviewPeriod.of(period).orElseThrow(() -> new ResponseStatusException(
+                HttpStatus.BAD_REQUEST, "period must be day, week or 30d"));
+        model.addAttribute("overview", overview.overview(chosen));
+        model.addAttribute("periods", OverviewPeriod.values());
         return "explorer/overview";
     }
 

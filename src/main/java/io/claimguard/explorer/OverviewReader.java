@@ -1,10 +1,9 @@
 package io.claimguard.explorer;
 
 import java.time.Clock;
-import java.time.Instant;
-import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,31 +16,29 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * The overview's plots, all from the rollups that triggers keep as audits are written (V13), so that drawing them
- * costs the same after a year of audits as after a day: inputs and downgrades per hour of the last day (and the
- * reasons of the downgrades) from {@code audit_rollup} and {@code guard_reason_rollup}; the label distribution from
- * the analyst view {@code verification_labels_by_claim_type}; the V1/V2 share per day from
- * {@code verifier_version_share_daily} (both views sum rollups). Hours and days are UTC.
+ * The overview's plots for a period, all from the rollups that triggers keep as audits are written, so that drawing
+ * them costs the same after a year of audits as after a day: inputs, downgrades and verifier versions per hour or day
+ * from {@code audit_rollup} and {@code guard_reason_rollup} (V13); inputs and claim checks per label from
+ * {@code claim_label_rollup} (V20). Each query reads one range of its rollup's hour index (the period's first hour on);
+ * hours are summed into days here. Hours and days are UTC.
  */
 @Component
 @ConditionalOnProperty(name = "claimguard.explorer.enabled", havingValue = "true")
 class OverviewReader {
 
-    static final int HOURS = 24;
-    static final int DAYS = 14;
     /** Reasons drawn on their own; the rest are summed as "other". */
     private static final int TOP_REASONS = 6;
 
-    // the queries are package-visible for OverviewRollupsIT, which compares them with the scans they replaced
-    static final String PER_HOUR = """
-            SELECT received_hour, coalesce(sum(input_count) FILTER (WHERE NOT downgraded), 0),
-                   coalesce(sum(input_count) FILTER (WHERE downgraded), 0)
+    // the queries are package-visible for OverviewRollupsIT, which compares them with the scans of the audit rows, and
+    // for ExplorerQueryPlanIT, which shows their plans
+    static final String INPUTS = """
+            SELECT received_hour, downgraded, projection_mode, sum(input_count)
             FROM claimguard.audit_rollup
             WHERE received_hour >= ?
-            GROUP BY 1
+            GROUP BY 1, 2, 3
             """;
 
-    static final String REASONS_PER_HOUR = """
+    static final String REASONS = """
             SELECT received_hour, reason_code, sum(input_count)
             FROM claimguard.guard_reason_rollup
             WHERE received_hour >= ? AND downgraded
@@ -49,19 +46,35 @@ class OverviewReader {
             """;
 
     static final String LABELS = """
-            SELECT coalesce(verification, '(none)'), legacy_verification, sum(claim_count)::bigint
-            FROM claimguard.verification_labels_by_claim_type
+            SELECT coalesce(verification, '(none)'), legacy_verification, sum(claim_count)::bigint, sum(input_count)::bigint
+            FROM claimguard.claim_label_rollup
+            WHERE received_hour >= ?
             GROUP BY 1, 2
             ORDER BY 1, 2
             """;
 
-    static final String VERSION_SHARE = """
-            SELECT day, v2_count, v1_count, none_count
-            FROM claimguard.verifier_version_share_daily
-            WHERE day >= ?
-            """;
+    static final List<String> QUERIES = List.of(INPUTS, REASONS, LABELS);
 
     static final List<String> LEGACY_LABELS = List.of("direct_evidence", "indirect_support", "no_evidence", "contradicted");
+
+    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd");
+
+    /** What the page shows: the period, its totals and its charts. */
+    record Overview(OverviewPeriod period, String since, long inputs, long downgraded, long claimChecks,
+            List<BarChart> charts) {
+
+        public String inputsText() {
+            return BarChart.count(inputs);
+        }
+
+        public String downgradedText() {
+            return BarChart.count(downgraded);
+        }
+
+        public String claimChecksText() {
+            return BarChart.count(claimChecks);
+        }
+    }
 
     private final JdbcTemplate sql;
     private final Clock clock;
@@ -76,35 +89,53 @@ class OverviewReader {
         this.clock = clock;
     }
 
-    List<BarChart> charts() {
-        LocalDateTime firstHour = LocalDateTime.ofInstant(Instant.now(clock), ZoneOffset.UTC).truncatedTo(ChronoUnit.HOURS)
-                .minusHours(HOURS - 1);
-        return List.of(inputsPerHour(firstHour), downgradesPerHour(firstHour), labels(), versionShare());
-    }
+    Overview overview(OverviewPeriod period) {
+        LocalDateTime first = period.firstColumn(LocalDateTime.now(clock.withZone(ZoneOffset.UTC)));
+        Buckets buckets = new Buckets(period, first);
+        // per column: not downgraded, downgraded; V2, V1, neither
+        Map<Integer, long[]> inputs = new TreeMap<>();
+        sql.query(INPUTS, rs -> {
+            int column = buckets.column(rs.getObject(1, LocalDateTime.class));
+            long[] counts = inputs.computeIfAbsent(column, c -> new long[5]);
+            long count = rs.getLong(4);
+            counts[rs.getBoolean(2) ? 1 : 0] += count;
+            String mode = rs.getString(3);
+            counts["legacy".equals(mode) ? 3 : "none".equals(mode) ? 4 : 2] += count;
+        }, first);
+        long inputTotal = inputs.values().stream().mapToLong(c -> c[0] + c[1]).sum();
+        long downgradedTotal = inputs.values().stream().mapToLong(c -> c[1]).sum();
 
-    private BarChart inputsPerHour(LocalDateTime firstHour) {
-        Map<LocalDateTime, List<Long>> byHour = new TreeMap<>();
-        sql.query(PER_HOUR, rs -> {
-            byHour.put(rs.getObject(1, LocalDateTime.class), List.of(rs.getLong(2), rs.getLong(3)));
-        }, firstHour);
-        List<BarChart.Column> columns = new ArrayList<>();
-        for (int h = 0; h < HOURS; h++) {
-            LocalDateTime hour = firstHour.plusHours(h);
-            columns.add(new BarChart.Column(hourLabel(hour), byHour.getOrDefault(hour, List.of(0L, 0L))));
+        List<BarChart.Column> perColumn = new ArrayList<>();
+        List<BarChart.Column> versions = new ArrayList<>();
+        for (int c = 0; c < period.columns(); c++) {
+            long[] counts = inputs.getOrDefault(c, new long[5]);
+            perColumn.add(buckets.column(c, List.of(counts[0], counts[1])));
+            versions.add(buckets.column(c, List.of(counts[2], counts[3], counts[4])));
         }
-        return BarChart.of("inputs-per-hour", "Inputs per hour, last 24 hours (UTC)", List.of("not downgraded", "downgraded"),
-                columns);
+        String per = period.unit() == ChronoUnit.HOURS ? "per hour" : "per day";
+        String span = ", " + period.words() + " (UTC)";
+        List<BarChart> charts = new ArrayList<>();
+        charts.add(BarChart.of("inputs", "Inputs " + per + span + ", by whether the guard downgraded them",
+                List.of("not downgraded", "downgraded"), perColumn));
+        charts.add(downgrades(buckets, first, "Downgraded inputs " + per + " by guard reason" + span
+                + " (an input downgraded for two reasons counts under both)"));
+        long claimChecks = labels(first, charts, span);
+        charts.add(BarChart.of("version-share", "Inputs " + per + " by verifier version" + span
+                + ": V2 claim_checks, V1 facts_checked only, neither", List.of("V2", "V1", "none"), versions));
+        return new Overview(period, first.toLocalDate().format(DAY) + (period.unit() == ChronoUnit.HOURS
+                ? " %02d:00".formatted(first.getHour()) : ""), inputTotal, downgradedTotal, claimChecks, charts);
     }
 
-    private BarChart downgradesPerHour(LocalDateTime firstHour) {
-        Map<LocalDateTime, Map<String, Long>> byHour = new TreeMap<>();
+    private BarChart downgrades(Buckets buckets, LocalDateTime first, String title) {
+        Map<Integer, Map<String, Long>> byColumn = new TreeMap<>();
         Map<String, Long> totals = new LinkedHashMap<>();
-        sql.query(REASONS_PER_HOUR, rs -> {
+        sql.query(REASONS, rs -> {
             String code = rs.getString(2);
             long count = rs.getLong(3);
-            byHour.computeIfAbsent(rs.getObject(1, LocalDateTime.class), hour -> new TreeMap<>()).merge(code, count, Long::sum);
+            byColumn.computeIfAbsent(buckets.column(rs.getObject(1, LocalDateTime.class)), c -> new TreeMap<>())
+                    .merge(code, count, Long::sum);
             totals.merge(code, count, Long::sum);
-        }, firstHour);
+        }, first);
         List<String> top = totals.entrySet().stream()
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                 .limit(TOP_REASONS).map(Map.Entry::getKey).toList();
@@ -114,9 +145,8 @@ class OverviewReader {
             series.add("other");
         }
         List<BarChart.Column> columns = new ArrayList<>();
-        for (int h = 0; h < HOURS; h++) {
-            LocalDateTime hour = firstHour.plusHours(h);
-            Map<String, Long> counts = byHour.getOrDefault(hour, Map.of());
+        for (int c = 0; c < buckets.period.columns(); c++) {
+            Map<String, Long> counts = byColumn.getOrDefault(c, Map.of());
             List<Long> values = new ArrayList<>();
             for (String code : top) {
                 values.add(counts.getOrDefault(code, 0L));
@@ -124,47 +154,64 @@ class OverviewReader {
             if (other) {
                 values.add(counts.entrySet().stream().filter(e -> !top.contains(e.getKey())).mapToLong(Map.Entry::getValue).sum());
             }
-            columns.add(new BarChart.Column(hourLabel(hour), values));
+            columns.add(buckets.column(c, values));
         }
-        return BarChart.of("downgrades-per-hour", "Downgrades per hour by guard reason, last 24 hours (UTC; an input "
-                + "downgraded for two reasons counts under both)", series, columns);
+        return BarChart.of("downgrades", title, series, columns);
     }
 
-    private BarChart labels() {
-        Map<String, long[]> byLabel = new LinkedHashMap<>();
+    /** The two label charts, inputs then claim checks; answers the period's claim checks. */
+    private long labels(LocalDateTime first, List<BarChart> charts, String span) {
+        Map<String, long[]> claims = new LinkedHashMap<>();
+        Map<String, long[]> inputs = new LinkedHashMap<>();
+        long[] total = {0};
         sql.query(LABELS, rs -> {
-            long[] counts = byLabel.computeIfAbsent(rs.getString(1), label -> new long[LEGACY_LABELS.size()]);
-            int legacy = LEGACY_LABELS.indexOf(rs.getString(2));
-            counts[legacy < 0 ? 0 : legacy] += rs.getLong(3);
-        });
+            String label = rs.getString(1);
+            int legacy = Math.max(0, LEGACY_LABELS.indexOf(rs.getString(2)));
+            claims.computeIfAbsent(label, l -> new long[LEGACY_LABELS.size()])[legacy] += rs.getLong(3);
+            inputs.computeIfAbsent(label, l -> new long[LEGACY_LABELS.size()])[legacy] += rs.getLong(4);
+            total[0] += rs.getLong(3);
+        }, first);
+        charts.add(BarChart.of("label-inputs", "Inputs by verification label (V2, as received)" + span + ", stacked by the "
+                + "legacy label it was projected to: an input counts once under each pair its claim checks carry",
+                LEGACY_LABELS, labelColumns(inputs, "inputs")));
+        charts.add(BarChart.of("label-claims", "Claim checks by verification label (V2, as received)" + span
+                + ", stacked by the legacy label they were projected to", LEGACY_LABELS, labelColumns(claims, "claim checks")));
+        return total[0];
+    }
+
+    private static List<BarChart.Column> labelColumns(Map<String, long[]> byLabel, String what) {
         List<BarChart.Column> columns = new ArrayList<>();
         byLabel.forEach((label, counts) -> {
             List<Long> values = new ArrayList<>();
             for (long count : counts) {
                 values.add(count);
             }
-            columns.add(new BarChart.Column(label, values));
+            columns.add(new BarChart.Column(label, what + " labelled " + label, values));
         });
-        return BarChart.of("labels", "Claim checks by verification label (V2, as received), stacked by the legacy label "
-                + "they were projected to", LEGACY_LABELS, columns);
+        return columns;
     }
 
-    private BarChart versionShare() {
-        LocalDate firstDay = LocalDate.ofInstant(Instant.now(clock), ZoneOffset.UTC).minusDays(DAYS - 1);
-        Map<LocalDate, List<Long>> byDay = new TreeMap<>();
-        sql.query(VERSION_SHARE, rs -> {
-            byDay.put(rs.getObject(1, LocalDate.class), List.of(rs.getLong(2), rs.getLong(3), rs.getLong(4)));
-        }, firstDay);
-        List<BarChart.Column> columns = new ArrayList<>();
-        for (int d = 0; d < DAYS; d++) {
-            LocalDate day = firstDay.plusDays(d);
-            columns.add(new BarChart.Column(day.toString().substring(5), byDay.getOrDefault(day, List.of(0L, 0L, 0L))));
+    /** The period's columns: which one an hour falls in, and each one's axis label and tooltip name. */
+    private record Buckets(OverviewPeriod period, LocalDateTime first) {
+
+        int column(LocalDateTime hour) {
+            return (int) period.unit().between(first, hour.truncatedTo(period.unit()));
         }
-        return BarChart.of("version-share", "Inputs per day by verifier version, last 14 days (UTC): V2 claim_checks, "
-                + "V1 facts_checked only, neither", List.of("V2", "V1", "none"), columns);
-    }
 
-    private static String hourLabel(LocalDateTime hour) {
-        return "%02dh".formatted(hour.getHour());
+        BarChart.Column column(int c, List<Long> values) {
+            LocalDateTime start = first.plus(c, period.unit());
+            boolean current = c == period.columns() - 1;
+            String label;
+            String name;
+            if (period.unit() == ChronoUnit.HOURS) {
+                label = "%02dh".formatted(start.getHour());
+                name = "%s %02d:00 to %02d:00 UTC".formatted(start.toLocalDate().format(DAY), start.getHour(),
+                        start.plusHours(1).getHour());
+            } else {
+                label = start.toLocalDate().format(DAY).substring(5);
+                name = start.toLocalDate().format(DAY) + " (UTC)";
+            }
+            return new BarChart.Column(label, current ? name + ", so far" : name, values);
+        }
     }
 }

@@ -30,10 +30,35 @@ class BarChartTest {
         assertThat(downgraded.cssClass()).isEqualTo("series-1");
         assertThat(downgraded.tooltip()).isEqualTo("00h: downgraded 10");
         assertThat(chart.labels()).extracting(BarChart.Label::text).containsExactly("00h", "01h", "02h");
+        assertThat(chart.totals()).extracting(BarChart.Label::text).containsExactly("40", "5");
 
         BarChart nothing = BarChart.of("e", "empty", List.of("a"), List.of(new BarChart.Column("x", List.of(0L))));
         assertThat(nothing.empty()).isTrue();
         assertThat(nothing.rects()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("Scenario: Every column of a plot answers with a tooltip, and the current one has its axis label")
+    void everyColumnAnswers() {
+        List<BarChart.Column> days = new java.util.ArrayList<>();
+        for (int d = 1; d <= 30; d++) {
+            String day = "2026-11-%02d".formatted(d);
+            days.add(new BarChart.Column(day.substring(5), day + (d == 30 ? ", so far" : ""), List.of(d == 7 ? 0L : 18_097L * d, 3L)));
+        }
+        BarChart chart = BarChart.of("days", "title", List.of("not downgraded", "downgraded"), days);
+
+        // one transparent slot per column, an empty one too, with the whole name, each part and the total
+        assertThat(chart.hits()).hasSize(30);
+        assertThat(chart.hits().get(6).tooltip()).isEqualTo("2026-11-07: 3 (not downgraded 0, downgraded 3)");
+        assertThat(chart.hits().get(29).tooltip())
+                .isEqualTo("2026-11-30, so far: 542,913 (not downgraded 542,910, downgraded 3)");
+        // too many columns for every axis label: the thinning keeps the last (today's)
+        assertThat(chart.labels()).hasSizeLessThan(30).extracting(BarChart.Label::text).contains("11-30");
+        assertThat(chart.ticks()).extracting(BarChart.Tick::text).containsExactly("0", "300,000", "600,000");
+        // the slots tile the plot: the chart uses its whole width
+        BarChart.Hit last = chart.hits().get(29);
+        assertThat(last.x() + last.width()).isCloseTo(chart.plotRight(), within(0.2));
+        assertThat(chart.hits().get(0).x()).isCloseTo(chart.plotLeft(), within(0.2));
     }
 
     @Test

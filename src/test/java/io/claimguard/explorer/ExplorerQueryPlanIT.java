@@ -9,6 +9,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -210,6 +212,44 @@ class ExplorerQueryPlanIT {
             parameters.add(51);
             System.out.println("-- list of audits, search for a word of every rationale:\n"
                     + explain(connection, AuditReader.listQuery(common), parameters));
+        }
+    }
+
+    @Test
+    @DisplayName("Scenario: The overview's queries for a day, a week and 30 days read a range of the rollups' hour indexes")
+    void overviewUsesRollupIndexes() throws SQLException {
+        try (Connection connection = database.connect(); Statement sql = connection.createStatement()) {
+            // a year of hours before the audits above, compacted as the service leaves them (one row per group)
+            sql.execute("""
+                    INSERT INTO claimguard.audit_rollup
+                    SELECT h, (ARRAY['jms', 'file', 'kafka'])[s], 'claim_checks', v, v <> 'PASS', 40
+                    FROM generate_series(date_trunc('hour', now() AT TIME ZONE 'UTC') - interval '365 days',
+                                         date_trunc('hour', now() AT TIME ZONE 'UTC') - interval '3 days', interval '1 hour') AS h
+                    CROSS JOIN generate_series(1, 3) AS s CROSS JOIN unnest(ARRAY['PASS', 'REJECT']) AS v""");
+            sql.execute("""
+                    INSERT INTO claimguard.guard_reason_rollup
+                    SELECT h, r, true, 12
+                    FROM generate_series(date_trunc('hour', now() AT TIME ZONE 'UTC') - interval '365 days',
+                                         date_trunc('hour', now() AT TIME ZONE 'UTC') - interval '3 days', interval '1 hour') AS h
+                    CROSS JOIN unnest(ARRAY['gatekeeper.fail', 'verdict.invalid']) AS r""");
+            sql.execute("""
+                    INSERT INTO claimguard.claim_label_rollup
+                    SELECT h, l, 'direct_evidence', 400, 40
+                    FROM generate_series(date_trunc('hour', now() AT TIME ZONE 'UTC') - interval '365 days',
+                                         date_trunc('hour', now() AT TIME ZONE 'UTC') - interval '3 days', interval '1 hour') AS h
+                    CROSS JOIN unnest(ARRAY['direct_observation', 'inferred', 'unsupported', NULL]) AS l""");
+            sql.execute("SELECT claimguard.compact_rollups('-infinity')");
+            sql.execute("ANALYZE claimguard.audit_rollup, claimguard.guard_reason_rollup, claimguard.claim_label_rollup");
+            LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
+            for (OverviewPeriod period : OverviewPeriod.values()) {
+                for (String query : OverviewReader.QUERIES) {
+                    String plan = explain(connection, query, List.of(period.firstColumn(now)));
+                    String rollup = query.replaceAll("(?s).*FROM claimguard\\.(\\w+).*", "$1");
+                    System.out.println("-- overview, " + period.words() + ", " + rollup + ":\n" + plan);
+                    assertThat(plan).as(plan).contains(rollup + "_hour_idx").doesNotContain("Seq Scan")
+                            .doesNotContain("verification_audit").doesNotContain("claim_check ");
+                }
+            }
         }
     }
 

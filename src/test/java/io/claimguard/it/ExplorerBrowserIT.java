@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.claimguard.explorer.WebSecurity;
 import io.claimguard.pipeline.Redrive;
+import io.claimguard.testkit.Axe;
 import io.claimguard.testkit.Envelopes;
 import io.claimguard.testkit.HeadlessChromium;
 import io.claimguard.testkit.TestOperator;
@@ -269,16 +270,93 @@ class ExplorerBrowserIT extends ServiceTestSupport {
         logIn();
         browser.get(url("/explorer"));
 
-        for (String chart : List.of("inputs-per-hour", "downgrades-per-hour", "labels", "version-share")) {
+        for (String chart : List.of("inputs", "downgrades", "label-inputs", "label-claims", "version-share")) {
             WebElement svg = browser.findElement(By.cssSelector("#" + chart + " svg"));
             assertThat(svg.getSize().getHeight()).as(chart).isGreaterThan(100);
             assertThat(browser.findElements(By.cssSelector("#" + chart + " svg rect.bar"))).as(chart).isNotEmpty();
+            // the plot fills its panel (less the panel's padding), not a fixed 760 px of it
+            WebElement panel = browser.findElement(By.id(chart));
+            assertThat(svg.getSize().getWidth()).as(chart).isGreaterThan(panel.getSize().getWidth() * 9 / 10);
         }
-        WebElement bar = browser.findElements(By.cssSelector("#inputs-per-hour svg rect.bar")).get(0);
+        WebElement bar = browser.findElements(By.cssSelector("#inputs svg rect.bar")).get(0);
         assertThat(bar.getSize().getHeight()).isGreaterThan(0);
         assertThat(bar.getCssValue("fill")).as("colour from the stylesheet").isNotIn("", "none", "rgb(0, 0, 0)");
-        assertThat(browser.findElement(By.cssSelector("#labels")).getText()).contains("direct_evidence");
+        assertThat(browser.findElement(By.cssSelector("#label-claims")).getText()).contains("direct_evidence");
         screenshot("overview");
+    }
+
+    @Test
+    @DisplayName("Scenario: The overview counts inputs and claim checks per label apart")
+    void inputsAndClaimsApart() {
+        // one input of 40 claim checks, all labelled unsupported
+        String many = uniqueId("explorer-many-claims");
+        StringBuilder claims = new StringBuilder();
+        for (int i = 0; i < 40; i++) {
+            claims.append(i == 0 ? "" : ", ").append("{'claim_id': 'claim-").append(i)
+                    .append("', 'claim_text': 'claim ").append(i).append("', 'claim_type': 'symptom', 'verification': 'unsupported'}");
+        }
+        sendText(new String(Envelopes.clean().set("request_id", "'" + many + "'").claimChecks(claims.toString()).bytes(),
+                java.nio.charset.StandardCharsets.UTF_8), "explorer");
+        awaitAuditRow(many);
+        long inputs = SQL.queryForObject("""
+                SELECT count(DISTINCT c.audit_id) FROM claimguard.claim_check AS c
+                JOIN claimguard.verification_audit AS a ON a.id = c.audit_id
+                WHERE c.verification = 'unsupported' AND a.received_at >= now() - interval '23 hours'""", Long.class);
+        long claimChecks = SQL.queryForObject("""
+                SELECT count(*) FROM claimguard.claim_check AS c JOIN claimguard.verification_audit AS a ON a.id = c.audit_id
+                WHERE c.verification = 'unsupported' AND a.received_at >= now() - interval '23 hours'""", Long.class);
+        assertThat(claimChecks).isGreaterThanOrEqualTo(inputs + 39);
+        logIn();
+        browser.get(url("/explorer?period=day"));
+
+        assertThat(columnTooltip("label-inputs", "inputs labelled unsupported")).startsWith("inputs labelled unsupported: "
+                + inputs + " ");
+        assertThat(columnTooltip("label-claims", "claim checks labelled unsupported"))
+                .startsWith("claim checks labelled unsupported: " + claimChecks + " ");
+        assertThat(text("total-claim-checks").replace(",", "")).satisfies(total ->
+                assertThat(Long.parseLong(total)).isGreaterThanOrEqualTo(claimChecks));
+    }
+
+    @Test
+    @DisplayName("Scenario: The overview's period is chosen among a day, a week and 30 days and kept in the URL")
+    void overviewPeriods() {
+        logIn();
+        browser.get(url("/explorer"));
+        assertThat(browser.findElement(By.id("period-day")).getAttribute("aria-current")).isEqualTo("page");
+        assertThat(browser.findElements(By.cssSelector("#inputs svg rect.hit"))).hasSize(24);
+
+        browser.findElement(By.id("period-week")).click();
+        waitFor(ExpectedConditions.urlContains("period=week"));
+        assertThat(browser.findElement(By.id("period-week")).getAttribute("aria-current")).isEqualTo("page");
+        assertThat(browser.findElements(By.cssSelector("#inputs svg rect.hit"))).hasSize(7);
+        assertThat(browser.findElement(By.cssSelector("#inputs h2")).getText()).contains("per day, last 7 days");
+        // today's column: its tooltip says so, and it has its axis label though it is still filling
+        String today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
+        List<WebElement> hits = browser.findElements(By.cssSelector("#inputs svg rect.hit"));
+        assertThat(tooltipOf(hits.get(hits.size() - 1))).startsWith(today + " (UTC), so far: ");
+        List<WebElement> labels = browser.findElements(By.cssSelector("#inputs svg text.label"));
+        assertThat(labels.get(labels.size() - 1).getText()).isEqualTo(today.substring(5));
+        screenshot("overview-week");
+
+        browser.findElement(By.id("period-30d")).click();
+        waitFor(ExpectedConditions.urlContains("period=30d"));
+        assertThat(browser.findElements(By.cssSelector("#version-share svg rect.hit"))).hasSize(30);
+        browser.navigate().refresh();
+        assertThat(browser.findElement(By.id("period-30d")).getAttribute("aria-current")).isEqualTo("page");
+
+        browser.get(url("/explorer?period=fortnight"));
+        assertThat(text("error-status")).as("a period the overview does not offer").isEqualTo("400");
+    }
+
+    /** The SVG title of the column whose title starts with this text. */
+    private String columnTooltip(String chart, String start) {
+        return browser.findElements(By.cssSelector("#" + chart + " svg rect.hit")).stream().map(ExplorerBrowserIT::tooltipOf)
+                .filter(title -> title.startsWith(start)).findFirst()
+                .orElseThrow(() -> new AssertionError("no column of " + chart + " titled " + start));
+    }
+
+    private static String tooltipOf(WebElement rect) {
+        return rect.findElement(By.tagName("title")).getAttribute("textContent");
     }
 
     @Test
@@ -541,21 +619,11 @@ class ExplorerBrowserIT extends ServiceTestSupport {
     @DisplayName("Scenario: Every page is usable 1,280 px and 400 px wide")
     void narrowAndWide() {
         logIn();
-        Map<String, String> pages = new java.util.LinkedHashMap<>();
-        pages.put("overview", "/explorer");
-        pages.put("audits", "/explorer/audits?reason=gatekeeper");
-        pages.put("audit", "/explorer/audits/" + inputs.downgradedAuditId());
-        pages.put("story", "/explorer/story?request_id=" + inputs.storied());
-        pages.put("dead-letters", "/explorer/dead-letters");
-        pages.put("dead-letter", "/explorer/dead-letters/" + inputs.storyDeadLetter());
-        pages.put("replays", "/explorer/replays");
-        pages.put("replay", "/explorer/replays/" + replayRunOnce());
-        pages.put("error-404", "/explorer/audits/987654321987");
         Dimension before = browser.manage().window().getSize();
         try {
             for (int width : List.of(1280, 400)) {
                 browser.manage().window().setSize(new Dimension(width, 900));
-                for (Map.Entry<String, String> page : pages.entrySet()) {
+                for (Map.Entry<String, String> page : pages().entrySet()) {
                     browser.get(url(page.getValue()));
                     long inner = ((Number) browser.executeScript("return window.innerWidth")).longValue();
                     long wide = ((Number) browser.executeScript("return document.documentElement.scrollWidth")).longValue();
@@ -569,6 +637,54 @@ class ExplorerBrowserIT extends ServiceTestSupport {
         } finally {
             browser.manage().window().setSize(before);
         }
+    }
+
+    @Test
+    @DisplayName("Scenario: Every explorer page passes axe-core without a serious or critical violation at 1,280 px and 400 px")
+    void accessibility() {
+        Map<String, String> pages = new java.util.LinkedHashMap<>();
+        pages.put("login", "/login");
+        pages.putAll(pages());
+        List<String> found = new ArrayList<>();
+        Dimension before = browser.manage().window().getSize();
+        try {
+            for (int width : List.of(1280, 400)) {
+                browser.manage().window().setSize(new Dimension(width, 900));
+                for (Map.Entry<String, String> page : pages.entrySet()) {
+                    if (page.getKey().equals("login")) {
+                        browser.manage().deleteAllCookies();
+                    } else {
+                        logIn();
+                    }
+                    browser.get(url(page.getValue()));
+                    assertThat(browser.findElement(By.tagName("h1")).isDisplayed()).as(page.getKey()).isTrue();
+                    for (Axe.Violation violation : Axe.run(browser)) {
+                        if (violation.seriousOrCritical()) {
+                            found.add(page.getKey() + " at " + width + " px: " + violation);
+                        }
+                    }
+                }
+            }
+        } finally {
+            browser.manage().window().setSize(before);
+        }
+        assertThat(found).as("axe-core %s: serious and critical violations", Axe.VERSION).isEmpty();
+    }
+
+    /** Every page of the explorer an operator sees once logged in, by a name for its screenshot. */
+    private Map<String, String> pages() {
+        Map<String, String> pages = new java.util.LinkedHashMap<>();
+        pages.put("overview", "/explorer");
+        pages.put("overview-week", "/explorer?period=week");
+        pages.put("audits", "/explorer/audits?reason=gatekeeper");
+        pages.put("audit", "/explorer/audits/" + inputs.downgradedAuditId());
+        pages.put("story", "/explorer/story?request_id=" + inputs.storied());
+        pages.put("dead-letters", "/explorer/dead-letters");
+        pages.put("dead-letter", "/explorer/dead-letters/" + inputs.storyDeadLetter());
+        pages.put("replays", "/explorer/replays");
+        pages.put("replay", "/explorer/replays/" + replayRunOnce());
+        pages.put("error-404", "/explorer/audits/987654321987");
+        return pages;
     }
 
     // ---- helpers

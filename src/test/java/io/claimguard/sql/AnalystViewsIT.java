@@ -322,7 +322,7 @@ class AnalystViewsIT {
                     "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily",
                     "finding", "findings_per_code_daily", "findings_under_pass", "replay_run", "replay_outcome",
                     "kafka_delivery", "chain_verification", "audit_rollup", "guard_reason_rollup", "claim_check_rollup",
-                    "finding_rollup", "finding_under_pass_rollup", "audit_input_key", "dead_letter_key",
+                    "finding_rollup", "finding_under_pass_rollup", "claim_label_rollup", "audit_input_key", "dead_letter_key",
                 "audit_seal_key", "audit_archive");
 
             for (String[] relation : relations) {
@@ -388,7 +388,7 @@ class AnalystViewsIT {
                 "verification_labels_by_tool", "guard_overruled_pass", "verifier_version_share_daily",
                 "finding", "findings_per_code_daily", "findings_under_pass", "replay_run", "replay_outcome",
                 "kafka_delivery", "chain_verification", "audit_rollup", "guard_reason_rollup", "claim_check_rollup",
-                "finding_rollup", "finding_under_pass_rollup", "audit_input_key", "dead_letter_key",
+                "finding_rollup", "finding_under_pass_rollup", "claim_label_rollup", "audit_input_key", "dead_letter_key",
                 "audit_seal_key", "audit_archive");
 
         List<List<Boolean>> role = query("""

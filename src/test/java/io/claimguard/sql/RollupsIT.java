@@ -69,7 +69,14 @@ class RollupsIT {
                     FROM claimguard.verification_audit AS a CROSS JOIN LATERAL unnest(a.guard_reasons) AS r (code)
                     GROUP BY 1, 2, 3""", """
                     SELECT received_hour, reason_code, downgraded, sum(input_count)
-                    FROM claimguard.guard_reason_rollup GROUP BY 1, 2, 3"""});
+                    FROM claimguard.guard_reason_rollup GROUP BY 1, 2, 3"""},
+            "claim labels per hour (V20)", new String[] {"""
+                    SELECT date_trunc('hour', a.received_at AT TIME ZONE 'UTC'), c.verification, c.legacy_verification,
+                           count(*), count(DISTINCT c.audit_id)
+                    FROM claimguard.claim_check AS c JOIN claimguard.verification_audit AS a ON a.id = c.audit_id
+                    GROUP BY 1, 2, 3""", """
+                    SELECT received_hour, verification, legacy_verification, sum(claim_count), sum(input_count)
+                    FROM claimguard.claim_label_rollup GROUP BY 1, 2, 3"""});
 
     private static TestDatabase database;
 
@@ -95,6 +102,12 @@ class RollupsIT {
                     INSERT INTO claimguard.finding (audit_id, ordinal, claim_ordinal, code, detail, audited_at)
                     SELECT a.id, 10, NULL, CASE WHEN a.id % 2 = 0 THEN 'evidence.unknown_invocation'
                                                 ELSE 'consistency.late' END, 'added later', a.audited_at
+                    FROM claimguard.verification_audit AS a WHERE a.id % 5 = 0""");
+            // a claim check added on its own to inputs that may already have its labels: each input counts once
+            sql.execute("""
+                    INSERT INTO claimguard.claim_check (audit_id, ordinal, verification, legacy_verification, is_critical,
+                        evidence_refs, audited_at)
+                    SELECT a.id, 50, 'direct_observation', 'direct_evidence', false, '[]', a.audited_at
                     FROM claimguard.verification_audit AS a WHERE a.id % 5 = 0""");
         }
     }
@@ -180,7 +193,7 @@ class RollupsIT {
         runtimeRoleHasNoPrivilegeOnTheRollups();
     }
 
-    /** Groups of the four compacted rollups that hold more than one row. */
+    /** Groups of the five compacted rollups that hold more than one row. */
     private static long crowdedGroups(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery("""
                 SELECT (SELECT count(*) FROM (SELECT FROM claimguard.audit_rollup
@@ -192,7 +205,10 @@ class RollupsIT {
                                               GROUP BY received_day, claim_type, verification, legacy_verification
                                               HAVING count(*) > 1) AS g)
                      + (SELECT count(*) FROM (SELECT FROM claimguard.finding_rollup
-                                              GROUP BY received_day, code HAVING count(*) > 1) AS g)""")) {
+                                              GROUP BY received_day, code HAVING count(*) > 1) AS g)
+                     + (SELECT count(*) FROM (SELECT FROM claimguard.claim_label_rollup
+                                              GROUP BY received_hour, verification, legacy_verification
+                                              HAVING count(*) > 1) AS g)""")) {
             rs.next();
             return rs.getLong(1);
         }

@@ -438,6 +438,8 @@ public final class GrowthHarness {
         String nextDay = LocalDate.now(ZoneOffset.UTC).minusDays(99).toString();
         Map<String, String> pages = new LinkedHashMap<>();
         pages.put("explorer overview", "/explorer");
+        pages.put("explorer overview, last 7 days", "/explorer?period=week");
+        pages.put("explorer overview, last 30 days", "/explorer?period=30d");
         pages.put("explorer list, newest", "/explorer/audits");
         pages.put("explorer list, verdict=REJECT", "/explorer/audits?verdict=REJECT");
         pages.put("explorer list, downgraded=true", "/explorer/audits?downgraded=true");
@@ -650,7 +652,8 @@ public final class GrowthHarness {
         try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
             statement.execute("VACUUM ANALYZE claimguard.verification_audit, claimguard.claim_check, claimguard.finding,"
                     + " claimguard.dead_letter, claimguard.audit_seal, claimguard.audit_rollup, claimguard.guard_reason_rollup,"
-                    + " claimguard.claim_check_rollup, claimguard.finding_rollup, claimguard.finding_under_pass_rollup");
+                    + " claimguard.claim_check_rollup, claimguard.finding_rollup, claimguard.finding_under_pass_rollup,"
+                    + " claimguard.claim_label_rollup");
         }
     }
 
