@@ -26,20 +26,42 @@ public final class AuditChainVerifier {
     /** Rows are read a few at a time: one can be large (the audit JSON of a 1 MiB input). */
     private static final int FETCH_SIZE = 100;
 
+    /** Claim checks and findings are small: read more at a time. */
+    private static final int CHILD_FETCH_SIZE = 1_000;
+
     /**
-     * Every seal after a seq with its row's content, in seq order, in one query read through a cursor: memory holds
-     * a fetch of rows whatever the chain's length. A seal whose row is gone has a null content.
+     * Every seal after a seq with its row's values, in seq order, read through a cursor: memory holds a fetch of rows
+     * whatever the chain's length. A seal whose row is gone has null values. Each row is looked up by its key from the
+     * seal (OFFSET 0 keeps the lookup a subquery): joined otherwise, the planner hashes the tables and sorts the rows
+     * with their rendered documents, which spills the whole table's text to disk.
      */
-    private static final String SEALS_WITH_CONTENT_AFTER = "SELECT " + SealHash.CONTENT_COLUMNS + """
-            , s.seq, s.audit_id, s.previous_hash, s.hash
-            FROM claimguard.audit_seal AS s
-            LEFT JOIN claimguard.verification_audit AS a ON a.id = s.audit_id AND a.audited_at = s.audited_at
-            WHERE s.seq > ?
+    private static final String SEALS_WITH_ROWS_AFTER = "SELECT r.*, s.seq, s.audit_id, s.previous_hash, s.hash"
+            + " FROM (SELECT seq, audit_id, audited_at, previous_hash, hash FROM claimguard.audit_seal"
+            + " WHERE seq > ? ORDER BY seq) AS s"
+            + " LEFT JOIN LATERAL (SELECT " + SealHash.ROW_PART + """
+                FROM claimguard.verification_audit AS a WHERE a.id = s.audit_id AND a.audited_at = s.audited_at
+                OFFSET 0) AS r ON true
             ORDER BY s.seq
             """;
 
-    /** The seal columns' position after the content's 19. */
-    private static final int SEAL_COLUMNS = 20;
+    /** The claim checks of the same seals' rows, keyed and ordered by seal seq, then ordinal. */
+    private static final String CLAIMS_AFTER = "SELECT s.seq, " + SealHash.CLAIM_PART + """
+            FROM claimguard.audit_seal AS s
+            JOIN claimguard.claim_check AS c ON c.audit_id = s.audit_id AND c.audited_at = s.audited_at
+            WHERE s.seq > ?
+            ORDER BY s.seq, c.ordinal
+            """;
+
+    /** The findings of the same seals' rows, keyed and ordered by seal seq, then ordinal. */
+    private static final String FINDINGS_AFTER = "SELECT s.seq, " + SealHash.FINDING_PART + """
+            FROM claimguard.audit_seal AS s
+            JOIN claimguard.finding AS f ON f.audit_id = s.audit_id AND f.audited_at = s.audited_at
+            WHERE s.seq > ?
+            ORDER BY s.seq, f.ordinal
+            """;
+
+    /** The seal columns' position after the row's. */
+    private static final int SEAL_COLUMNS = SealHash.ROW_PART_COLUMNS + 1;
 
     private static final String CONTENT_OF = "SELECT " + SealHash.CONTENT_COLUMNS + """
             FROM claimguard.verification_audit AS a
@@ -142,33 +164,54 @@ public final class AuditChainVerifier {
         }
     }
 
-    /** @param start the seal the walk begins after; null at the chain's start */
+    /**
+     * Reads the seals with their rows, and their rows' claim checks and findings, as three cursors open side by side in
+     * the snapshot, each in seal order: constant memory, and no array built per row.
+     *
+     * @param start the seal the walk begins after; null at the chain's start
+     */
     private static ChainReport walkChain(Connection connection, StoredSeal start, String startedAfter)
             throws SQLException {
         long verified = 0;
         StoredSeal previous = start;
-        try (PreparedStatement query = connection.prepareStatement(SEALS_WITH_CONTENT_AFTER)) {
-            query.setLong(1, start == null ? Long.MIN_VALUE : start.seq());
-            query.setFetchSize(FETCH_SIZE);
-            try (ResultSet rs = query.executeQuery()) {
-                while (rs.next()) {
-                    StoredSeal seal = new StoredSeal(rs.getLong(SEAL_COLUMNS), rs.getLong(SEAL_COLUMNS + 1),
-                            rs.getBytes(SEAL_COLUMNS + 2), rs.getBytes(SEAL_COLUMNS + 3));
-                    byte[] recomputed = rs.getString(1) == null ? null
-                            : SealHash.link(seal.previousHash(), SealHash.content(rs));
-                    String broken = brokenLink(seal, previous, recomputed);
-                    if (broken != null) {
-                        Long lastIntact = previous == null || previous == start ? null : previous.seq();
-                        return ChainReport.broken(broken, verified, unsealedCount(connection), lastIntact, startedAfter);
-                    }
-                    previous = seal;
-                    verified++;
+        long after = start == null ? Long.MIN_VALUE : start.seq();
+        try (PreparedStatement rowQuery = cursor(connection, SEALS_WITH_ROWS_AFTER, after, FETCH_SIZE);
+                PreparedStatement claimQuery = cursor(connection, CLAIMS_AFTER, after, CHILD_FETCH_SIZE);
+                PreparedStatement findingQuery = cursor(connection, FINDINGS_AFTER, after, CHILD_FETCH_SIZE);
+                ResultSet rs = rowQuery.executeQuery();
+                ResultSet claims = claimQuery.executeQuery();
+                ResultSet findings = findingQuery.executeQuery()) {
+            SealHash.SplitContent content = new SealHash.SplitContent(claims, findings);
+            while (rs.next()) {
+                StoredSeal seal = new StoredSeal(rs.getLong(SEAL_COLUMNS), rs.getLong(SEAL_COLUMNS + 1),
+                        rs.getBytes(SEAL_COLUMNS + 2), rs.getBytes(SEAL_COLUMNS + 3));
+                byte[] recomputed;
+                if (rs.getString(1) == null) {
+                    content.skipTo(seal.seq());
+                    recomputed = null;
+                } else {
+                    recomputed = content.link(seal.previousHash(), rs, seal.seq());
                 }
+                String broken = brokenLink(seal, previous, recomputed);
+                if (broken != null) {
+                    Long lastIntact = previous == null || previous == start ? null : previous.seq();
+                    return ChainReport.broken(broken, verified, unsealedCount(connection), lastIntact, startedAfter);
+                }
+                previous = seal;
+                verified++;
             }
         }
         long unsealed = unsealedCount(connection);
         return previous == null || previous == start ? ChainReport.empty(unsealed, startedAfter)
                 : ChainReport.intact(verified, unsealed, previous.seq(), SealHash.hex(previous.hash()), startedAfter);
+    }
+
+    private static PreparedStatement cursor(Connection connection, String sql, long after, int fetchSize)
+            throws SQLException {
+        PreparedStatement query = connection.prepareStatement(sql);
+        query.setLong(1, after);
+        query.setFetchSize(fetchSize);
+        return query;
     }
 
     /** What is wrong with this seal, given the one before it and the hash its row gives now; null when nothing. */
