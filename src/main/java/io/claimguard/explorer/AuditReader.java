@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.ToIntFunction;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -226,8 +227,14 @@ class AuditReader {
 
     private final JdbcTemplate sql;
 
+    @Autowired
     AuditReader(ExplorerDatabase database) {
-        this.sql = database.sql();
+        this(database.sql());
+    }
+
+    /** Over any connection pool: the query plan test's. */
+    AuditReader(JdbcTemplate sql) {
+        this.sql = sql;
     }
 
     Page<AuditRow> audits(AuditFilter filter, int pageSize) {

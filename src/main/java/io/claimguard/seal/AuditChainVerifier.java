@@ -9,6 +9,10 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Recomputes the hash chain of {@code claimguard.audit_seal} from the audit rows as they are now, seal by seal in
@@ -37,7 +41,7 @@ public final class AuditChainVerifier {
      */
     private static final String SEALS_WITH_ROWS_AFTER = "SELECT r.*, s.seq, s.audit_id, s.previous_hash, s.hash"
             + " FROM (SELECT seq, audit_id, audited_at, previous_hash, hash FROM claimguard.audit_seal"
-            + " WHERE seq > ? ORDER BY seq) AS s"
+            + " WHERE seq > ? AND seq <= ? ORDER BY seq) AS s"
             + " LEFT JOIN LATERAL (SELECT " + SealHash.ROW_PART + """
                 FROM claimguard.verification_audit AS a WHERE a.id = s.audit_id AND a.audited_at = s.audited_at
                 OFFSET 0) AS r ON true
@@ -48,7 +52,7 @@ public final class AuditChainVerifier {
     private static final String CLAIMS_AFTER = "SELECT s.seq, " + SealHash.CLAIM_PART + """
             FROM claimguard.audit_seal AS s
             JOIN claimguard.claim_check AS c ON c.audit_id = s.audit_id AND c.audited_at = s.audited_at
-            WHERE s.seq > ?
+            WHERE s.seq > ? AND s.seq <= ?
             ORDER BY s.seq, c.ordinal
             """;
 
@@ -56,9 +60,14 @@ public final class AuditChainVerifier {
     private static final String FINDINGS_AFTER = "SELECT s.seq, " + SealHash.FINDING_PART + """
             FROM claimguard.audit_seal AS s
             JOIN claimguard.finding AS f ON f.audit_id = s.audit_id AND f.audited_at = s.audited_at
-            WHERE s.seq > ?
+            WHERE s.seq > ? AND s.seq <= ?
             ORDER BY s.seq, f.ordinal
             """;
+
+    private static final String SEQ_RANGE = "SELECT min(seq), max(seq) FROM claimguard.audit_seal WHERE seq > ?";
+
+    /** A walk over fewer seals than this is not split: the parts' connections and plans would cost more than they save. */
+    private static final long PARALLEL_FROM = 20_000;
 
     /** The seal columns' position after the row's. */
     private static final int SEAL_COLUMNS = SealHash.ROW_PART_COLUMNS + 1;
@@ -109,9 +118,30 @@ public final class AuditChainVerifier {
         return brokenLink(newest, before, recomputedHashes(connection, List.of(newest)).get(newest.auditId()));
     }
 
-    /** Verifies the whole chain, from its first seal. */
+    /** Opens one more connection to the same database: for the parts of a long walk verified side by side. */
+    @FunctionalInterface
+    public interface MoreConnections {
+        Connection open() throws SQLException;
+    }
+
+    /** Verifies the whole chain, from its first seal, over this one connection. */
     public static ChainReport verify(Connection connection) throws SQLException {
-        return inSnapshot(connection, () -> walkChain(connection, null, null));
+        return verify(connection, null);
+    }
+
+    /**
+     * Verifies the whole chain, from its first seal; a long chain in {@link #parts()} parts side by side, each over a
+     * connection of its own in the same snapshot.
+     *
+     * @param more opens the parts' connections; null for one connection
+     */
+    public static ChainReport verify(Connection connection, MoreConnections more) throws SQLException {
+        return verify(connection, more, PARALLEL_FROM);
+    }
+
+    /** @param splitFrom the shortest seq range walked in parts: the test's, to split a short chain */
+    static ChainReport verify(Connection connection, MoreConnections more, long splitFrom) throws SQLException {
+        return inSnapshot(connection, () -> walkChain(connection, more, splitFrom, null, null));
     }
 
     /**
@@ -123,6 +153,12 @@ public final class AuditChainVerifier {
      */
     public static ChainReport verifyAfter(Connection connection, long trustedSeq, byte[] trustedHash, String trusted)
             throws SQLException {
+        return verifyAfter(connection, null, trustedSeq, trustedHash, trusted);
+    }
+
+    /** {@link #verifyAfter(Connection, long, byte[], String)}, a long walk in parts as {@link #verify(Connection, MoreConnections)}. */
+    public static ChainReport verifyAfter(Connection connection, MoreConnections more, long trustedSeq,
+            byte[] trustedHash, String trusted) throws SQLException {
         return inSnapshot(connection, () -> {
             byte[] stored = hashOfSeal(connection, trustedSeq);
             if (!Arrays.equals(stored, trustedHash)) {
@@ -131,7 +167,8 @@ public final class AuditChainVerifier {
                                 .formatted(trustedSeq, trusted);
                 return ChainReport.broken(problem, 0, unsealedCount(connection), null, "seal seq " + trustedSeq);
             }
-            return walkChain(connection, new StoredSeal(trustedSeq, 0, null, trustedHash), "seal seq " + trustedSeq);
+            return walkChain(connection, more, PARALLEL_FROM, new StoredSeal(trustedSeq, 0, null, trustedHash),
+                    "seal seq " + trustedSeq);
         });
     }
 
@@ -144,8 +181,14 @@ public final class AuditChainVerifier {
      */
     public static ChainReport verifyAfterArchive(Connection connection, long archivedSeq, byte[] archivedHash,
             String archived) throws SQLException {
-        return inSnapshot(connection, () -> walkChain(connection, new StoredSeal(archivedSeq, 0, null, archivedHash),
-                "seal seq " + archivedSeq + ", the last of " + archived));
+        return verifyAfterArchive(connection, null, archivedSeq, archivedHash, archived);
+    }
+
+    /** {@link #verifyAfterArchive(Connection, long, byte[], String)}, a long walk in parts. */
+    public static ChainReport verifyAfterArchive(Connection connection, MoreConnections more, long archivedSeq,
+            byte[] archivedHash, String archived) throws SQLException {
+        return inSnapshot(connection, () -> walkChain(connection, more, PARALLEL_FROM,
+                new StoredSeal(archivedSeq, 0, null, archivedHash), "seal seq " + archivedSeq + ", the last of " + archived));
     }
 
     private interface Walk {
@@ -165,19 +208,151 @@ public final class AuditChainVerifier {
     }
 
     /**
-     * Reads the seals with their rows, and their rows' claim checks and findings, as three cursors open side by side in
-     * the snapshot, each in seal order: constant memory, and no array built per row.
-     *
-     * @param start the seal the walk begins after; null at the chain's start
+     * Walks the seals after {@code start} (null: from the chain's first): in one part, or, when {@code more} is given and
+     * the seq range is long, in {@link #parts()} consecutive seq ranges side by side, the first over this connection and
+     * each other over a connection of its own that imports this transaction's snapshot, so that every part sees the same
+     * chain. Each part checks its seals' rows and the links within it; the links between parts and the first break in
+     * seq order are put together here, so the report is the one-part walk's.
      */
-    private static ChainReport walkChain(Connection connection, StoredSeal start, String startedAfter)
-            throws SQLException {
+    private static ChainReport walkChain(Connection connection, MoreConnections more, long splitFrom,
+            StoredSeal start, String startedAfter) throws SQLException {
+        long after = start == null ? Long.MIN_VALUE : start.seq();
+        List<Part> parts = new ArrayList<>();
+        long[] range = more == null || parts() < 2 ? null : seqRange(connection, after);
+        if (range == null || range[1] - range[0] < splitFrom) {
+            parts.add(walkPart(connection, after, Long.MAX_VALUE));
+        } else {
+            parts.addAll(walkInParts(connection, more, after, range[0], range[1]));
+        }
         long verified = 0;
         StoredSeal previous = start;
-        long after = start == null ? Long.MIN_VALUE : start.seq();
-        try (PreparedStatement rowQuery = cursor(connection, SEALS_WITH_ROWS_AFTER, after, FETCH_SIZE);
-                PreparedStatement claimQuery = cursor(connection, CLAIMS_AFTER, after, CHILD_FETCH_SIZE);
-                PreparedStatement findingQuery = cursor(connection, FINDINGS_AFTER, after, CHILD_FETCH_SIZE);
+        for (Part part : parts) {
+            if (part.first() == null) {
+                continue;
+            }
+            Long lastIntact = previous == null || previous == start ? null : previous.seq();
+            String link = linkBreak(part.first(), previous);
+            if (link != null) {
+                return ChainReport.broken(link, verified, unsealedCount(connection), lastIntact, startedAfter);
+            }
+            if (part.broken() != null) {
+                return ChainReport.broken(part.broken(), verified + part.verified(), unsealedCount(connection),
+                        part.lastIntact() != null ? part.lastIntact() : lastIntact, startedAfter);
+            }
+            verified += part.verified();
+            previous = part.last();
+        }
+        long unsealed = unsealedCount(connection);
+        return previous == null || previous == start ? ChainReport.empty(unsealed, startedAfter)
+                : ChainReport.intact(verified, unsealed, previous.seq(), SealHash.hex(previous.hash()), startedAfter);
+    }
+
+    /** How many parts a long walk is split into: one per processor, at most four. */
+    static int parts() {
+        return Math.min(4, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** The lowest and highest seq after {@code after}; null when there is none. */
+    private static long[] seqRange(Connection connection, long after) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(SEQ_RANGE)) {
+            query.setLong(1, after);
+            try (ResultSet rs = query.executeQuery()) {
+                rs.next();
+                long lowest = rs.getLong(1);
+                return rs.wasNull() ? null : new long[] {lowest, rs.getLong(2)};
+            }
+        }
+    }
+
+    private static List<Part> walkInParts(Connection connection, MoreConnections more, long after, long lowest,
+            long highest) throws SQLException {
+        String snapshot;
+        try (PreparedStatement export = connection.prepareStatement("SELECT pg_export_snapshot()");
+                ResultSet rs = export.executeQuery()) {
+            rs.next();
+            snapshot = rs.getString(1);
+        }
+        int count = parts();
+        long[] bounds = new long[count + 1];
+        bounds[0] = after;
+        for (int i = 1; i < count; i++) {
+            bounds[i] = lowest - 1 + (highest - lowest + 1) * i / count;
+        }
+        bounds[count] = Long.MAX_VALUE;
+        List<CompletableFuture<Part>> others = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(count - 1);
+        try {
+            for (int i = 1; i < count; i++) {
+                long from = bounds[i];
+                long to = bounds[i + 1];
+                others.add(CompletableFuture.supplyAsync(() -> walkPartInSnapshot(more, snapshot, from, to), pool));
+            }
+            List<Part> parts = new ArrayList<>();
+            parts.add(walkPart(connection, bounds[0], bounds[1]));
+            for (CompletableFuture<Part> other : others) {
+                parts.add(other.join());
+            }
+            return parts;
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof UncheckedSql sql) {
+                throw sql.getCause();
+            }
+            throw e;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static Part walkPartInSnapshot(MoreConnections more, String snapshot, long after, long through) {
+        try (Connection connection = more.open()) {
+            connection.setReadOnly(true);
+            connection.setAutoCommit(false);
+            connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            try {
+                try (PreparedStatement imported = connection.prepareStatement(
+                        "SET TRANSACTION SNAPSHOT '" + snapshot.replace("'", "''") + "'")) {
+                    // the snapshot's name comes from pg_export_snapshot, never from outside; SET takes no parameter
+                    imported.execute();
+                }
+                return walkPart(connection, after, through);
+            } finally {
+                connection.rollback();
+            }
+        } catch (SQLException e) {
+            throw new UncheckedSql(e);
+        }
+    }
+
+    private static final class UncheckedSql extends RuntimeException {
+        UncheckedSql(SQLException cause) {
+            super(cause);
+        }
+
+        @Override
+        public synchronized SQLException getCause() {
+            return (SQLException) super.getCause();
+        }
+    }
+
+    /**
+     * What one part of a walk found: its first and last seal (null when it has none), the seals it found intact before
+     * its first break, that break (null when none) and the last intact seal before it within the part (null when the
+     * break is at its first seal). The link of its first seal to the seal before it is the caller's to check.
+     */
+    private record Part(StoredSeal first, StoredSeal last, long verified, String broken, Long lastIntact) {
+    }
+
+    /**
+     * Reads the seals after {@code after} through {@code through} with their rows, and their rows' claim checks and
+     * findings, as three cursors open side by side, each in seal order: constant memory, and no array built per row.
+     */
+    private static Part walkPart(Connection connection, long after, long through) throws SQLException {
+        long verified = 0;
+        StoredSeal first = null;
+        StoredSeal previous = null;
+        try (PreparedStatement rowQuery = cursor(connection, SEALS_WITH_ROWS_AFTER, after, through, FETCH_SIZE);
+                PreparedStatement claimQuery = cursor(connection, CLAIMS_AFTER, after, through, CHILD_FETCH_SIZE);
+                PreparedStatement findingQuery = cursor(connection, FINDINGS_AFTER, after, through, CHILD_FETCH_SIZE);
                 ResultSet rs = rowQuery.executeQuery();
                 ResultSet claims = claimQuery.executeQuery();
                 ResultSet findings = findingQuery.executeQuery()) {
@@ -192,36 +367,51 @@ public final class AuditChainVerifier {
                 } else {
                     recomputed = content.link(seal.previousHash(), rs, seal.seq());
                 }
-                String broken = brokenLink(seal, previous, recomputed);
+                String broken = first == null ? null : linkBreak(seal, previous);
+                if (broken == null) {
+                    broken = contentBreak(seal, recomputed);
+                }
+                if (first == null) {
+                    first = seal;
+                }
                 if (broken != null) {
-                    Long lastIntact = previous == null || previous == start ? null : previous.seq();
-                    return ChainReport.broken(broken, verified, unsealedCount(connection), lastIntact, startedAfter);
+                    return new Part(first, seal, verified, broken, previous == null ? null : previous.seq());
                 }
                 previous = seal;
                 verified++;
             }
         }
-        long unsealed = unsealedCount(connection);
-        return previous == null || previous == start ? ChainReport.empty(unsealed, startedAfter)
-                : ChainReport.intact(verified, unsealed, previous.seq(), SealHash.hex(previous.hash()), startedAfter);
+        return new Part(first, previous, verified, null, null);
     }
 
-    private static PreparedStatement cursor(Connection connection, String sql, long after, int fetchSize)
+    private static PreparedStatement cursor(Connection connection, String sql, long after, long through, int fetchSize)
             throws SQLException {
         PreparedStatement query = connection.prepareStatement(sql);
         query.setLong(1, after);
+        query.setLong(2, through);
         query.setFetchSize(fetchSize);
         return query;
     }
 
     /** What is wrong with this seal, given the one before it and the hash its row gives now; null when nothing. */
     private static String brokenLink(StoredSeal seal, StoredSeal previous, byte[] recomputed) {
+        String link = linkBreak(seal, previous);
+        return link != null ? link : contentBreak(seal, recomputed);
+    }
+
+    /** Whether this seal follows the one before it (null: the chain's start); null when it does. */
+    private static String linkBreak(StoredSeal seal, StoredSeal previous) {
         byte[] expectedPrevious = previous == null ? SealHash.GENESIS : previous.hash();
         if (!Arrays.equals(seal.previousHash(), expectedPrevious)) {
             return previous == null
                     ? "seal seq %d: previous_hash does not match the start of the chain".formatted(seal.seq())
                     : "seal seq %d: previous_hash does not match seal %d".formatted(seal.seq(), previous.seq());
         }
+        return null;
+    }
+
+    /** Whether the seal's row still exists and gives its hash now; null when it does. */
+    private static String contentBreak(StoredSeal seal, byte[] recomputed) {
         if (recomputed == null) {
             return "seal seq %d references audit_id %d, which is gone".formatted(seal.seq(), seal.auditId());
         }
