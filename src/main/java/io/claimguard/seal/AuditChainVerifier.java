@@ -22,8 +22,8 @@ import java.util.concurrent.Executors;
  * seal's hash. It needs only to read schema claimguard
  * ({@code claimguard_reader}).
  *
- * <p>Everything is read in one read-only REPEATABLE READ transaction, so that the seals and rows the running
- * sealer adds meanwhile are either all seen or not at all.
+ * <p>Everything is read in one read-only REPEATABLE READ transaction (a long walk's parts in transactions that import
+ * its snapshot), so that the seals and rows the running sealer adds meanwhile are either all seen or not at all.
  */
 public final class AuditChainVerifier {
 

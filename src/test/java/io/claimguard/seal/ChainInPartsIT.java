@@ -13,6 +13,7 @@ import java.time.Duration;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,7 +63,8 @@ class ChainInPartsIT {
     }
 
     @Test
-    void anIntactChainInPartsReportsWhatOnePartReports() throws SQLException {
+    @DisplayName("Scenario: A chain verified in parts reports what one walk reports")
+    void aChainVerifiedInPartsReportsWhatOneWalkReports() throws SQLException {
         try (Connection connection = database.connect()) {
             ChainReport whole = AuditChainVerifier.verify(connection);
             ChainReport inParts = AuditChainVerifier.verify(connection, database::connect, 1);
@@ -71,10 +73,11 @@ class ChainInPartsIT {
             assertThat(whole.verifiedSeals()).isEqualTo(ROWS);
             assertThat(inParts).isEqualTo(whole);
         }
+        theFirstAlteredRowInSeqOrderIsNamedWhicheverPartItIsIn();
     }
 
-    @Test
-    void theFirstAlteredRowInSeqOrderIsNamedWhicheverPartItIsIn() throws SQLException {
+    /** Part of the scenario: run after the intact walk, on the same chain. */
+    private void theFirstAlteredRowInSeqOrderIsNamedWhicheverPartItIsIn() throws SQLException {
         long[] seqs = seqs();
         // one row near the end (the last part) and one in the first part: the first in seq order is named
         alterClaimOfSeal(seqs[ROWS - 3]);
