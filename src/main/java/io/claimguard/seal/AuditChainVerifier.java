@@ -53,15 +53,24 @@ public final class AuditChainVerifier {
             FROM claimguard.audit_seal AS s
             JOIN claimguard.claim_check AS c ON c.audit_id = s.audit_id AND c.audited_at = s.audited_at
             WHERE s.seq > ? AND s.seq <= ?
-            ORDER BY s.seq, c.ordinal
-            """;
+            """ + "%s" + " ORDER BY s.seq, c.ordinal";
 
     /** The findings of the same seals' rows, keyed and ordered by seal seq, then ordinal. */
     private static final String FINDINGS_AFTER = "SELECT s.seq, " + SealHash.FINDING_PART + """
             FROM claimguard.audit_seal AS s
             JOIN claimguard.finding AS f ON f.audit_id = s.audit_id AND f.audited_at = s.audited_at
             WHERE s.seq > ? AND s.seq <= ?
-            ORDER BY s.seq, f.ordinal
+            """ + "%s" + " ORDER BY s.seq, f.ordinal";
+
+    /**
+     * For a walk after a seal (the rows of a day after a checkpoint): the children read only within the audit ids of its
+     * seals, which the join implies, so that the planner reads a range of the children's primary key instead of hashing
+     * the whole table (0.59 -> 0.30 s of server CPU for the claim checks of the last 5 % of 100,000 seals). Not for the
+     * whole chain, where the hash join is the cheaper plan (1.15 against 2.00 s).
+     */
+    private static final String WITHIN_IDS = """
+              AND %1$s.audit_id >= (SELECT min(audit_id) FROM claimguard.audit_seal WHERE seq > ? AND seq <= ?)
+              AND %1$s.audit_id <= (SELECT max(audit_id) FROM claimguard.audit_seal WHERE seq > ? AND seq <= ?)
             """;
 
     private static final String SEQ_RANGE = "SELECT min(seq), max(seq) FROM claimguard.audit_seal WHERE seq > ?";
@@ -220,9 +229,9 @@ public final class AuditChainVerifier {
         List<Part> parts = new ArrayList<>();
         long[] range = more == null || parts() < 2 ? null : seqRange(connection, after);
         if (range == null || range[1] - range[0] < splitFrom) {
-            parts.add(walkPart(connection, after, Long.MAX_VALUE));
+            parts.add(walkPart(connection, after, Long.MAX_VALUE, start != null));
         } else {
-            parts.addAll(walkInParts(connection, more, after, range[0], range[1]));
+            parts.addAll(walkInParts(connection, more, after, range[0], range[1], start != null));
         }
         long verified = 0;
         StoredSeal previous = start;
@@ -265,7 +274,7 @@ public final class AuditChainVerifier {
     }
 
     private static List<Part> walkInParts(Connection connection, MoreConnections more, long after, long lowest,
-            long highest) throws SQLException {
+            long highest, boolean withinIds) throws SQLException {
         String snapshot;
         try (PreparedStatement export = connection.prepareStatement("SELECT pg_export_snapshot()");
                 ResultSet rs = export.executeQuery()) {
@@ -285,10 +294,11 @@ public final class AuditChainVerifier {
             for (int i = 1; i < count; i++) {
                 long from = bounds[i];
                 long to = bounds[i + 1];
-                others.add(CompletableFuture.supplyAsync(() -> walkPartInSnapshot(more, snapshot, from, to), pool));
+                others.add(CompletableFuture.supplyAsync(() -> walkPartInSnapshot(more, snapshot, from, to, withinIds),
+                        pool));
             }
             List<Part> parts = new ArrayList<>();
-            parts.add(walkPart(connection, bounds[0], bounds[1]));
+            parts.add(walkPart(connection, bounds[0], bounds[1], withinIds));
             for (CompletableFuture<Part> other : others) {
                 parts.add(other.join());
             }
@@ -303,7 +313,8 @@ public final class AuditChainVerifier {
         }
     }
 
-    private static Part walkPartInSnapshot(MoreConnections more, String snapshot, long after, long through) {
+    private static Part walkPartInSnapshot(MoreConnections more, String snapshot, long after, long through,
+            boolean withinIds) {
         try (Connection connection = more.open()) {
             connection.setReadOnly(true);
             connection.setAutoCommit(false);
@@ -314,7 +325,7 @@ public final class AuditChainVerifier {
                     // the snapshot's name comes from pg_export_snapshot, never from outside; SET takes no parameter
                     imported.execute();
                 }
-                return walkPart(connection, after, through);
+                return walkPart(connection, after, through, withinIds);
             } finally {
                 connection.rollback();
             }
@@ -345,14 +356,20 @@ public final class AuditChainVerifier {
     /**
      * Reads the seals after {@code after} through {@code through} with their rows, and their rows' claim checks and
      * findings, as three cursors open side by side, each in seal order: constant memory, and no array built per row.
+     *
+     * @param withinIds whether the children are read within the seals' audit ids ({@link #WITHIN_IDS}): for a walk after
+     *     a seal, not for the whole chain
      */
-    private static Part walkPart(Connection connection, long after, long through) throws SQLException {
+    private static Part walkPart(Connection connection, long after, long through, boolean withinIds)
+            throws SQLException {
         long verified = 0;
         StoredSeal first = null;
         StoredSeal previous = null;
-        try (PreparedStatement rowQuery = cursor(connection, SEALS_WITH_ROWS_AFTER, after, through, FETCH_SIZE);
-                PreparedStatement claimQuery = cursor(connection, CLAIMS_AFTER, after, through, CHILD_FETCH_SIZE);
-                PreparedStatement findingQuery = cursor(connection, FINDINGS_AFTER, after, through, CHILD_FETCH_SIZE);
+        try (PreparedStatement rowQuery = cursor(connection, SEALS_WITH_ROWS_AFTER, after, through, FETCH_SIZE, false);
+                PreparedStatement claimQuery = cursor(connection, CLAIMS_AFTER.formatted(withinIds
+                        ? WITHIN_IDS.formatted("c") : ""), after, through, CHILD_FETCH_SIZE, withinIds);
+                PreparedStatement findingQuery = cursor(connection, FINDINGS_AFTER.formatted(withinIds
+                        ? WITHIN_IDS.formatted("f") : ""), after, through, CHILD_FETCH_SIZE, withinIds);
                 ResultSet rs = rowQuery.executeQuery();
                 ResultSet claims = claimQuery.executeQuery();
                 ResultSet findings = findingQuery.executeQuery()) {
@@ -384,11 +401,14 @@ public final class AuditChainVerifier {
         return new Part(first, previous, verified, null, null);
     }
 
-    private static PreparedStatement cursor(Connection connection, String sql, long after, long through, int fetchSize)
-            throws SQLException {
+    /** @param withinIds whether the query has {@link #WITHIN_IDS}, with the same range twice more */
+    private static PreparedStatement cursor(Connection connection, String sql, long after, long through, int fetchSize,
+            boolean withinIds) throws SQLException {
         PreparedStatement query = connection.prepareStatement(sql);
-        query.setLong(1, after);
-        query.setLong(2, through);
+        for (int parameter = 1; parameter <= (withinIds ? 6 : 2); parameter += 2) {
+            query.setLong(parameter, after);
+            query.setLong(parameter + 1, through);
+        }
         query.setFetchSize(fetchSize);
         return query;
     }

@@ -72,6 +72,12 @@ class ChainInPartsIT {
             assertThat(whole.intact()).as(whole.lines().toString()).isTrue();
             assertThat(whole.verifiedSeals()).isEqualTo(ROWS);
             assertThat(inParts).isEqualTo(whole);
+            // after a trusted seal the children are read within the later seals' audit ids
+            long[] seqs = seqs();
+            ChainReport after = AuditChainVerifier.verifyAfter(connection, seqs[9], hashOf(seqs[9]), "seal ten");
+            assertThat(after.intact()).as(after.lines().toString()).isTrue();
+            assertThat(after.verifiedSeals()).isEqualTo(ROWS - 10);
+            assertThat(after.headHash()).isEqualTo(whole.headHash());
         }
         theFirstAlteredRowInSeqOrderIsNamedWhicheverPartItIsIn();
     }
@@ -119,6 +125,17 @@ class ChainInPartsIT {
                 WHERE ordinal = 0 AND audit_id = (SELECT audit_id FROM claimguard.audit_seal WHERE seq = ?)""")) {
             update.setLong(1, seq);
             assertThat(update.executeUpdate()).isEqualTo(1);
+        }
+    }
+
+    private byte[] hashOf(long seq) throws SQLException {
+        try (Connection connection = database.connect(); PreparedStatement query = connection.prepareStatement(
+                "SELECT hash FROM claimguard.audit_seal WHERE seq = ?")) {
+            query.setLong(1, seq);
+            try (ResultSet rs = query.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                return rs.getBytes(1);
+            }
         }
     }
 
