@@ -124,7 +124,7 @@ public final class SealHash {
      * ({@link #ROW_PART}), the 9 values of each claim check of {@code claimguard.claim_check AS c} ({@link #CLAIM_PART})
      * and the 4 of each finding of {@code claimguard.finding AS f} ({@link #FINDING_PART}), each stream ordered by the
      * same key and the claim checks and findings by ordinal within it. The server builds, sorts and renders no array per
-     * row and the client parses none: about a third of a row's cost in the one-row form (see the design of
+     * row and the client parses none: 4.75 s of server CPU per 100,000 rows against 6.73 in the one-row form (design
      * 2026-12-05-chain-speed).
      */
     static final String ROW_PART = """
