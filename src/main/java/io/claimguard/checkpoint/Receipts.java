@@ -4,6 +4,7 @@ import io.claimguard.merkle.MerkleProofs;
 import io.claimguard.merkle.MerkleTree;
 import io.claimguard.merkle.ProofException;
 import io.claimguard.merkle.Rfc6962;
+import io.claimguard.merkle.StreamedInclusion;
 import java.security.PublicKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -122,8 +123,8 @@ public final class Receipts {
                 .max(Comparator.comparingLong(c -> c.checkpoint().treeSize()))
                 .orElseThrow(() -> new NotProvable("audit_id %d is sealed (seal seq %d) but no checkpoint covers it yet;"
                         .formatted(auditId, seq) + " the next one is signed within claimguard.checkpoint.period", true));
-        List<byte[]> leaves = leavesMatching(connection, checkpoint.checkpoint(), archived);
-        List<String> proof = MerkleTree.inclusionProof(leaves, leafIndex).stream().map(Receipts::base64).toList();
+        List<String> proof = inclusionMatching(connection, checkpoint.checkpoint(), archived, leafIndex).stream()
+                .map(Receipts::base64).toList();
         return new Receipt.Inclusion(Receipt.INCLUSION, auditId, requestId, seq, HEX.formatHex(hash),
                 HEX.formatHex(previousHash), leafIndex, proof, checkpoint.line());
     }
@@ -136,7 +137,7 @@ public final class Receipts {
                         + treeSizes(checkpoints), false));
         SignedCheckpoint newer = checkpoints.stream().max(Comparator.comparingLong(c -> c.checkpoint().treeSize()))
                 .orElseThrow();
-        List<byte[]> leaves = leavesMatching(connection, newer.checkpoint(), ArchivedSeals.NONE);
+        List<byte[]> leaves = leavesMatching(connection, newer.checkpoint());
         if (!Arrays.equals(MerkleTree.root(leaves.subList(0, (int) oldSize)), older.checkpoint().rootHash())) {
             throw new NotProvable("the chain no longer matches the checkpoint of size " + oldSize
                     + ": run claimguard verify-chain with the checkpoints", false);
@@ -220,22 +221,41 @@ public final class Receipts {
         }
     }
 
-    /** The leaf hashes of the checkpoint's tree, read from the chain and checked against the checkpoint. */
-    private static List<byte[]> leavesMatching(Connection connection, Checkpoint checkpoint, ArchivedSeals archived)
-            throws SQLException {
-        List<byte[]> leaves = new ArrayList<>();
+    /**
+     * The audit path of a leaf in the checkpoint's tree, read from the chain as it streams past (memory does not grow
+     * with the chain) and given only when the leaves read give the checkpoint's root.
+     */
+    private static List<byte[]> inclusionMatching(Connection connection, Checkpoint checkpoint, ArchivedSeals archived,
+            long leafIndex) throws SQLException {
+        StreamedInclusion tree = new StreamedInclusion(leafIndex, checkpoint.treeSize());
         long[] last = {Long.MIN_VALUE};
         for (SealLeaves.Leaf leaf : archived.leaves()) {
-            if (leaves.size() == checkpoint.treeSize()) {
+            if (tree.appended() == checkpoint.treeSize()) {
                 break;
             }
-            leaves.add(leaf.leafHash());
+            tree.append(leaf.leafHash());
             last[0] = leaf.seq();
         }
-        SealLeaves.readAfter(connection, archived.lastSeq(), leaf -> {
-            if (leaves.size() == checkpoint.treeSize()) {
-                return false;
-            }
+        if (tree.appended() < checkpoint.treeSize()) {
+            SealLeaves.readAfter(connection, archived.lastSeq(), leaf -> {
+                tree.append(leaf.leafHash());
+                last[0] = leaf.seq();
+                return tree.appended() < checkpoint.treeSize();
+            });
+        }
+        if (tree.appended() < checkpoint.treeSize() || last[0] != checkpoint.headSeq()
+                || !Arrays.equals(tree.root(), checkpoint.rootHash())) {
+            throw new NotProvable("the chain no longer matches the checkpoint (" + checkpoint.describe()
+                    + "): run claimguard verify-chain with the checkpoints", false);
+        }
+        return tree.proof();
+    }
+
+    /** The leaf hashes of the checkpoint's tree, read from the live chain and checked against the checkpoint. */
+    private static List<byte[]> leavesMatching(Connection connection, Checkpoint checkpoint) throws SQLException {
+        List<byte[]> leaves = new ArrayList<>();
+        long[] last = {Long.MIN_VALUE};
+        SealLeaves.readAfter(connection, Long.MIN_VALUE, leaf -> {
             leaves.add(leaf.leafHash());
             last[0] = leaf.seq();
             return leaves.size() < checkpoint.treeSize();

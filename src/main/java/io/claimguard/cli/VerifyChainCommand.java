@@ -84,14 +84,14 @@ final class VerifyChainCommand implements Callable<Integer> {
             if (archived.size() > 0 && (trusted == null || trusted.headSeq() <= archived.lastSeq())) {
                 // the log's checkpoints up to the last archived seal are vouched for by the archives' own
                 trusted = null;
-                chain = AuditChainVerifier.verifyAfterArchive(connection, archived.lastSeq(), archived.lastHash(),
-                        "the archives in " + archives);
+                chain = AuditChainVerifier.verifyAfterArchive(connection, database::connect, archived.lastSeq(),
+                        archived.lastHash(), "the archives in " + archives);
             } else if (trusted != null) {
-                chain = AuditChainVerifier.verifyAfter(connection, trusted.headSeq(), trusted.headHash(),
-                        "the signed checkpoint " + trusted.describe());
+                chain = AuditChainVerifier.verifyAfter(connection, database::connect, trusted.headSeq(),
+                        trusted.headHash(), "the signed checkpoint " + trusted.describe());
                 checked = CheckpointVerifier.verifyNewest(connection, checkpoints, publicKey);
             } else {
-                chain = AuditChainVerifier.verify(connection);
+                chain = AuditChainVerifier.verify(connection, database::connect);
                 if (publicKey != null) {
                     checked = CheckpointVerifier.verify(connection, checkpoints, publicKey);
                 }

@@ -27,6 +27,11 @@ record AuditFilter(Instant from, Instant to, String verdict, Boolean downgraded,
     private static final String ANY_FINDING = "EXISTS (SELECT 1 FROM claimguard.finding AS f"
             + " WHERE f.audit_id = verification_audit.id)";
 
+    /** The same filter from another start. */
+    AuditFilter from(Instant newFrom) {
+        return new AuditFilter(newFrom, to, verdict, downgraded, reasons, findings, hasFindings, source, before, text);
+    }
+
     AuditFilter {
         reasons = reasons == null || reasons.isEmpty() ? null : List.copyOf(reasons);
         findings = findings == null || findings.isEmpty() ? null : List.copyOf(findings);

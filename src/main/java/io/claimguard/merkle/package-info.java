@@ -1,7 +1,8 @@
 /**
  * An RFC 6962 (Certificate Transparency) Merkle tree, in plain Java: the hashing
  * ({@link io.claimguard.merkle.Rfc6962}), the prover's roots and proofs over leaf hashes held in memory
- * ({@link io.claimguard.merkle.MerkleTree}), the incremental root ({@link io.claimguard.merkle.CompactRange}) and the
+ * ({@link io.claimguard.merkle.MerkleTree}), the incremental root ({@link io.claimguard.merkle.CompactRange}), a root and
+ * one leaf's inclusion proof computed as the leaves stream past ({@link io.claimguard.merkle.StreamedInclusion}) and the
  * verifier, which needs no tree ({@link io.claimguard.merkle.MerkleProofs}).
  *
  * <p>Every function takes leaf <em>hashes</em> ({@code SHA-256(0x00 || data)}), never leaf data, so that the caller

@@ -1,11 +1,11 @@
 package io.claimguard.seal;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
@@ -44,6 +44,9 @@ public final class AuditSealer {
 
     private static final int FETCH_SIZE = 50;
 
+    /** Claim checks and findings are small: read more at a time. */
+    private static final int CHILD_FETCH_SIZE = 1_000;
+
     private static final String TRY_LOCK = "SELECT pg_try_advisory_xact_lock(?)";
 
     private static final String CHAIN_HEAD = "SELECT hash FROM claimguard.audit_seal ORDER BY seq DESC LIMIT 1";
@@ -57,9 +60,12 @@ public final class AuditSealer {
                 LIMIT 1), 0)
             """;
 
-    /** Package-private for the test that shows a batch reads only the rows above where its round got to. */
-    static final String UNSEALED_ROWS = "SELECT " + SealHash.CONTENT_COLUMNS + """
-            , a.audited_at
+    /**
+     * The batch's rows: their keys only, the id and audited_at (in microseconds since the epoch, exact). Package-private
+     * for the test that shows a batch reads only the rows above where its round got to.
+     */
+    static final String UNSEALED_ROWS = """
+            SELECT a.id, (extract(epoch FROM a.audited_at) * 1000000)::bigint
             FROM claimguard.verification_audit AS a
             WHERE a.id > ?
               AND NOT EXISTS (SELECT 1 FROM claimguard.audit_seal AS s
@@ -68,12 +74,37 @@ public final class AuditSealer {
             LIMIT ?
             """;
 
-    /** The seal lies in its row's partition: it carries the row's audited_at (V14). */
-    private static final String INSERT_SEAL =
-            "INSERT INTO claimguard.audit_seal (audit_id, audited_at, previous_hash, hash) VALUES (?, ?, ?, ?)";
+    /** The batch's keys as a relation: ids and audited_at in microseconds, two arrays of the same length. */
+    private static final String KEYS = """
+            unnest(CAST(? AS bigint[]), CAST(? AS bigint[])) AS k (id, micros)
+            CROSS JOIN LATERAL (SELECT timestamptz 'epoch' + k.micros * interval '1 microsecond' AS at) AS t
+            """;
 
-    /** The position of {@code audited_at} after the content's columns. */
-    private static final int AUDITED_AT = SealHash.CONTENT_COLUMN_COUNT + 1;
+    /**
+     * The content of the batch's rows, then their claim checks and findings beside them, each in id order
+     * ({@link SealHash.SplitContent}); each row is looked up by its key (OFFSET 0 keeps the lookup a subquery).
+     */
+    private static final String ROWS = "SELECT r.*, k.id FROM " + KEYS + " CROSS JOIN LATERAL (SELECT "
+            + SealHash.ROW_PART + """
+                FROM claimguard.verification_audit AS a WHERE a.id = k.id AND a.audited_at = t.at OFFSET 0) AS r
+            ORDER BY k.id
+            """;
+
+    private static final String CLAIMS = "SELECT k.id, " + SealHash.CLAIM_PART + " FROM " + KEYS + """
+            JOIN claimguard.claim_check AS c ON c.audit_id = k.id AND c.audited_at = t.at
+            ORDER BY k.id, c.ordinal
+            """;
+
+    private static final String FINDINGS = "SELECT k.id, " + SealHash.FINDING_PART + " FROM " + KEYS + """
+            JOIN claimguard.finding AS f ON f.audit_id = k.id AND f.audited_at = t.at
+            ORDER BY k.id, f.ordinal
+            """;
+
+    /** The seal lies in its row's partition: it carries the row's audited_at (V14). */
+    private static final String INSERT_SEAL = """
+            INSERT INTO claimguard.audit_seal (audit_id, audited_at, previous_hash, hash)
+            VALUES (?, timestamptz 'epoch' + ? * interval '1 microsecond', ?, ?)
+            """;
 
     private final DataSource dataSource;
     private final int batchSize;
@@ -134,38 +165,67 @@ public final class AuditSealer {
 
     private Batch appendSeals(Connection connection, Long after) throws SQLException {
         long floor = after != null ? after : recentFloor(connection);
-        byte[] previousHash = chainHead(connection);
-        List<Seal> seals = new ArrayList<>();
-        try (PreparedStatement rows = connection.prepareStatement(UNSEALED_ROWS)) {
-            rows.setLong(1, floor);
-            rows.setLong(2, floor);
-            rows.setInt(3, batchSize);
-            // rows can be large (the audit JSON of a 1 MiB input): read a few at a time, keep only the hashes
-            rows.setFetchSize(FETCH_SIZE);
-            try (ResultSet rs = rows.executeQuery()) {
+        List<Long> ids = new ArrayList<>();
+        List<Long> micros = new ArrayList<>();
+        try (PreparedStatement keys = connection.prepareStatement(UNSEALED_ROWS)) {
+            keys.setLong(1, floor);
+            keys.setLong(2, floor);
+            keys.setInt(3, batchSize);
+            try (ResultSet rs = keys.executeQuery()) {
                 while (rs.next()) {
-                    byte[] hash = SealHash.link(previousHash, SealHash.content(rs));
-                    seals.add(new Seal(SealHash.auditId(rs), rs.getObject(AUDITED_AT, OffsetDateTime.class),
-                            previousHash, hash));
-                    previousHash = hash;
+                    ids.add(rs.getLong(1));
+                    micros.add(rs.getLong(2));
                 }
             }
         }
-        if (seals.isEmpty()) {
+        if (ids.isEmpty()) {
             return new Batch(0, floor);
+        }
+        byte[] previousHash = chainHead(connection);
+        List<Seal> seals = new ArrayList<>(ids.size());
+        Array idArray = connection.createArrayOf("bigint", ids.toArray());
+        Array microsArray = connection.createArrayOf("bigint", micros.toArray());
+        try (PreparedStatement rowQuery = keyed(connection, ROWS, idArray, microsArray, FETCH_SIZE);
+                PreparedStatement claimQuery = keyed(connection, CLAIMS, idArray, microsArray, CHILD_FETCH_SIZE);
+                PreparedStatement findingQuery = keyed(connection, FINDINGS, idArray, microsArray, CHILD_FETCH_SIZE);
+                ResultSet rows = rowQuery.executeQuery();
+                ResultSet claims = claimQuery.executeQuery();
+                ResultSet findings = findingQuery.executeQuery()) {
+            SealHash.SplitContent content = new SealHash.SplitContent(claims, findings);
+            int next = 0;
+            while (rows.next()) {
+                long auditId = rows.getLong(SealHash.ROW_PART_COLUMNS + 1);
+                // a key without its row (none can vanish: the table is append-only) would only be left for the next round
+                while (ids.get(next) != auditId) {
+                    next++;
+                }
+                byte[] hash = content.link(previousHash, rows, auditId);
+                seals.add(new Seal(auditId, micros.get(next), previousHash, hash));
+                previousHash = hash;
+            }
         }
         // executed in order, so seq follows the chain
         try (PreparedStatement insert = connection.prepareStatement(INSERT_SEAL)) {
             for (Seal seal : seals) {
                 insert.setLong(1, seal.auditId());
-                insert.setObject(2, seal.auditedAt());
+                insert.setLong(2, seal.auditedAtMicros());
                 insert.setBytes(3, seal.previousHash());
                 insert.setBytes(4, seal.hash());
                 insert.addBatch();
             }
             insert.executeBatch();
         }
-        return new Batch(seals.size(), seals.get(seals.size() - 1).auditId());
+        return new Batch(seals.size(), ids.get(ids.size() - 1));
+    }
+
+    private static PreparedStatement keyed(Connection connection, String sql, Array ids, Array micros, int fetchSize)
+            throws SQLException {
+        PreparedStatement query = connection.prepareStatement(sql);
+        query.setArray(1, ids);
+        query.setArray(2, micros);
+        // rows can be large (the audit JSON of a 1 MiB input): read a few at a time, keep only the hashes
+        query.setFetchSize(fetchSize);
+        return query;
     }
 
     private static boolean lockedByUs(Connection connection) throws SQLException {
@@ -202,7 +262,7 @@ public final class AuditSealer {
         }
     }
 
-    private record Seal(long auditId, OffsetDateTime auditedAt, byte[] previousHash, byte[] hash) {
+    private record Seal(long auditId, long auditedAtMicros, byte[] previousHash, byte[] hash) {
     }
 
     /** How many rows a batch sealed, and the id the next batch of its round looks above. */

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The explorer's list queries on 200,000 audit rows (one in a hundred with a finding) and 50,000 dead letters (a database of its own, filled with
@@ -154,6 +155,41 @@ class ExplorerQueryPlanIT {
             assertThat(plan).as(plan).contains("Index")
                     .doesNotContain("Seq Scan on " + partitionOf(connection, "dead_letter") + " ");
         }
+    }
+
+    @Test
+    void aSourceListIsBoundedByTheHoursTheRollupCountsItIn() throws SQLException {
+        // three rows of a source no other row has, hours apart; the rest of the table is jms, file and kafka
+        try (Connection connection = database.connect(); Statement sql = connection.createStatement()) {
+            sql.execute("""
+                    INSERT INTO claimguard.verification_audit (request_id, source, source_ref, received_at, model_verdict,
+                        effective_verdict, downgraded, guard_reasons, projection_mode, audit, input_sha256)
+                    SELECT 'amqp-' || g, 'amqp', 'amqp-' || g, timestamptz '%s' - g * interval '7 hours', 'PASS', 'PASS',
+                           false, ARRAY[]::text[], 'claim_checks', '{}', sha256(('amqp-' || g)::bytea)
+                    FROM generate_series(1, 3) AS g
+                    """.formatted(NOW));
+        }
+        AuditReader reader = new AuditReader(new JdbcTemplate(database.dataSource()));
+
+        AuditReader.Page<AuditReader.AuditRow> first = reader.audits(source("amqp", null), 2);
+        AuditReader.Page<AuditReader.AuditRow> second = reader.audits(source("amqp", first.next()), 2);
+
+        assertThat(first.rows()).extracting(AuditReader.AuditRow::requestId).containsExactly("amqp-1", "amqp-2");
+        assertThat(second.rows()).extracting(AuditReader.AuditRow::requestId).containsExactly("amqp-3");
+        assertThat(second.next()).isNull();
+        assertThat(reader.audits(source("amqp", null).from(NOW.minusSeconds(15 * 3600)), 5).rows())
+                .extracting(AuditReader.AuditRow::requestId).containsExactly("amqp-1", "amqp-2");
+        assertThat(reader.audits(source("no-such-source", null), 50).rows()).isEmpty();
+        // the rollup counts the source's rows, the reason narrows them to none: its guess is checked, not trusted
+        assertThat(reader.audits(new AuditFilter(null, null, null, null, List.of("gatekeeper.fail"), null, null, "amqp",
+                null), 2).rows()).isEmpty();
+        AuditReader.Page<AuditReader.AuditRow> kafka = reader.audits(source("kafka", null), 50);
+        assertThat(kafka.rows()).hasSize(50).allSatisfy(row -> assertThat(row.source()).isEqualTo("kafka"));
+        assertThat(kafka.rows().get(0).receivedAt()).isAfterOrEqualTo(NOW.minusSeconds(3));
+    }
+
+    private static AuditFilter source(String source, AuditFilter.Keyset before) {
+        return new AuditFilter(null, null, null, null, null, null, null, source, before);
     }
 
     @Test
