@@ -166,6 +166,7 @@ public final class ThroughputHarness {
             log.line("service up as pid %d (-Xmx%s, database %s), intake routes held back", service.pid(),
                     options.serviceHeap(), service.databaseName());
             warmUpRounds("service", round -> warmUp(service, workload, round));
+            service.analyze();
             jms = jmsPath(service, workload);
             files = filePath(service, workload);
             BenchDatabase.Rows rows = service.rows();
@@ -306,6 +307,7 @@ public final class ThroughputHarness {
                     warmUp[0] += options.warmUpInputs();
                     return drain.cpu().compilerShare();
                 });
+                service.analyze();
                 int count = options.jmsInputs();
                 long rowsBefore = service.auditRows();
                 long producing = System.nanoTime();
