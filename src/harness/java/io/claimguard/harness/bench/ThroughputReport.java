@@ -75,7 +75,8 @@ record ThroughputReport(
             return switch (kind) {
                 case MULTIPLE -> String.format(Locale.ROOT, "%.1fx", value);
                 case SHARE -> String.format(Locale.ROOT, "%.0f%%", value * 100);
-                case BELOW -> String.format(Locale.ROOT, "%,.0f", value);
+                // a latency in milliseconds, or a ratio such as 1.3
+                case BELOW -> String.format(Locale.ROOT, required < 10 ? "%.2f" : "%,.0f", value);
             };
         }
 
