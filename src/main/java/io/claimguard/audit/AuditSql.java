@@ -35,13 +35,9 @@ final class AuditSql {
             WHERE k.input_sha256 IN (SELECT decode(s.sha, 'hex') FROM unnest(CAST(? AS text[])) AS s (sha))
             """;
 
-    /** The columns of {@link #insertAudits}, in the order of each row's placeholders. */
-    static final int AUDIT_COLUMNS = 16;
-
     /**
-     * Claim checks, all of a batch in one statement (its rollup trigger fires once), one {@code text[]} or
-     * {@code bigint[]}... parameter per column: the number of rows is not bounded by the protocol's 65,535
-     * parameters.
+     * Claim checks, all of a batch in one statement (its rollup trigger fires once), one array parameter per column:
+     * the number of rows is not bounded by the protocol's 65,535 parameters.
      */
     static final String INSERT_CLAIM_CHECKS = """
             INSERT INTO claimguard.claim_check (
