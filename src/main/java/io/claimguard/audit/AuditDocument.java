@@ -7,7 +7,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Reads back what {@link AuditSql#INSERT_VERIFICATIONS} stored in {@code verification_audit.audit}: the envelope as
+ * Reads back what the audit writer ({@link AuditBatchStatement#auditDocument}) stored in {@code verification_audit.audit}: the envelope as
  * received with ClaimGuard's effective result added under {@code effective_result}, or under
  * {@code claimguard_effective_result} when the envelope had an {@code effective_result} of its own.
  */

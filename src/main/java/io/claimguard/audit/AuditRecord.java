@@ -20,8 +20,10 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * @param inputSha256 SHA-256 of the input's exact bytes: the unique key that makes a redelivery a no-op
  * @param envelopeJson the envelope as received: exactly one strict JSON object (the reader refuses anything else), so
- *     that the audit statement can carry it as a document
- * @param effectiveResultJson the effective result with {@code "audit_id": null}, as stored; the statement puts the
+ *     that the audit document is made by adding one member to its text
+ * @param envelopeHasEffectiveResult whether the envelope has a member {@code effective_result} of its own: the
+ *     audit document then adds ClaimGuard's as {@code claimguard_effective_result}
+ * @param effectiveResultJson the effective result with {@code "audit_id": null}, as stored; the writer puts the
  *     id in
  * @param forwardedResultJson the effective result with {@code "audit_id": null}, as forwarded (values as received);
  *     the same text as {@code effectiveResultJson} for all but the rare result jsonb cannot hold as it is
@@ -44,6 +46,7 @@ public record AuditRecord(
         Integer criticalFactCount,
         byte[] inputSha256,
         String envelopeJson,
+        boolean envelopeHasEffectiveResult,
         String effectiveResultJson,
         String forwardedResultJson,
         List<ProjectedClaim> claims,
@@ -70,6 +73,7 @@ public record AuditRecord(
                 criticalFactCount(output.get("critical_fact_count")),
                 Sha256.of(input.payload()),
                 StorableJson.text(verification.envelope().root(), verification.envelope().json()),
+                verification.envelope().root().has(AuditDocument.EFFECTIVE_RESULT),
                 StorableJson.text(effective, forwarded),
                 forwarded,
                 verification.projection().claims().stream().map(AuditRecord::storable).toList(),

@@ -6,14 +6,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * Commits accepted inputs' audit rows. {@code audit} hands the input to the {@link AuditWriter}, which batches
- * concurrent inputs and waits for the commit; {@code audit-batch} runs a batch's one statement through camel-jdbc.
+ * concurrent inputs, writes each batch in one transaction and waits for the commit.
  * Failures go back to the caller: to the verify route, whose retry policy knows what they mean for the input.
  */
 @Component
 public class AuditRoute extends EndpointRouteBuilder {
-
-    /** Runs one batch statement (the body, its parameters in {@code CamelJdbcParameters}) and returns its rows. */
-    static final String WRITE_BATCH = "direct:audit-batch";
 
     private final AuditWriter writer;
 
@@ -28,9 +25,5 @@ public class AuditRoute extends EndpointRouteBuilder {
         from(Pipeline.AUDIT)
                 .routeId("audit")
                 .process(writer::audit);
-
-        from(WRITE_BATCH)
-                .routeId("audit-batch")
-                .to(jdbc("dataSource").useHeadersAsParameters(true));
     }
 }

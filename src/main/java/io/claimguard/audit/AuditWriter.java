@@ -12,11 +12,11 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.sql.SQLTransientException;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
+import javax.sql.DataSource;
 import org.apache.camel.Exchange;
-import org.apache.camel.ProducerTemplate;
-import org.apache.camel.component.jdbc.JdbcConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -33,11 +33,11 @@ public class AuditWriter implements DisposableBean {
 
     private static final Logger LOG = LoggerFactory.getLogger(AuditWriter.class);
 
-    private final ProducerTemplate producer;
+    private final DataSource dataSource;
     private final GroupCommit<AuditRecord, AuditBatchStatement.Outcome> groupCommit;
 
-    public AuditWriter(ProducerTemplate producer, ClaimGuardProperties properties, MeterRegistry registry) {
-        this.producer = producer;
+    public AuditWriter(DataSource dataSource, ClaimGuardProperties properties, MeterRegistry registry) {
+        this.dataSource = dataSource;
         DistributionSummary batchSizes = DistributionSummary.builder("claimguard.audit.batch.size")
                 .description("Inputs whose audit rows were committed in one database transaction")
                 .baseUnit("inputs")
@@ -73,9 +73,6 @@ public class AuditWriter implements DisposableBean {
         Verification verification = InputExchange.verification(exchange);
         AuditRecord record = AuditRecord.of(InputExchange.input(exchange), verification);
         AuditBatchStatement.Outcome outcome = groupCommit.submit(record);
-        if (outcome.auditId() == null) {
-            throw new ConcurrentDuplicateException();
-        }
         if (outcome.created() && record.redriveOf() != null && outcome.redriveOf() == null) {
             Redrive.warnNamesNoDeadLetter(LOG, "audit_id " + outcome.auditId() + " (" + record.source() + " input "
                     + LogValue.of(record.sourceRef()) + ")", record.redriveOf());
@@ -84,25 +81,27 @@ public class AuditWriter implements DisposableBean {
         exchange.getIn().setBody(EffectiveResult.withAuditId(record.forwardedResultJson(), outcome.auditId()));
     }
 
-    /** One statement through camel-jdbc ({@link AuditRoute#WRITE_BATCH}) for the whole batch. */
-    private List<AuditBatchStatement.Outcome> write(List<AuditRecord> records) {
-        List<?> rows = producer.requestBodyAndHeader(AuditRoute.WRITE_BATCH, AuditSql.INSERT_VERIFICATIONS,
-                JdbcConstants.JDBC_PARAMETERS, AuditBatchStatement.parameters(records), List.class);
-        return AuditBatchStatement.outcomes(rows, records.size());
+    /** The whole batch in one transaction: its keys, audit rows, claim checks and findings ({@link AuditSql}). */
+    private List<AuditBatchStatement.Outcome> write(List<AuditRecord> records) throws Exception {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                List<AuditBatchStatement.Outcome> outcomes = AuditBatchStatement.write(connection, records);
+                connection.commit();
+                return outcomes;
+            } catch (Exception | Error failure) {
+                try {
+                    connection.rollback();
+                } catch (SQLException rollbackFailure) {
+                    failure.addSuppressed(rollbackFailure);
+                }
+                throw failure;
+            }
+        }
     }
 
     @Override
     public void destroy() throws InterruptedException {
         groupCommit.close();
-    }
-
-    /**
-     * An identical input committed between the statement's snapshot and its insert: running it again sees that
-     * row. An outage-class failure, so the input is simply retried.
-     */
-    static final class ConcurrentDuplicateException extends SQLTransientException {
-        ConcurrentDuplicateException() {
-            super("an identical input was committed concurrently; retrying to read its audit row");
-        }
     }
 }

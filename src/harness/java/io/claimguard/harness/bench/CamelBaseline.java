@@ -3,11 +3,11 @@ package io.claimguard.harness.bench;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.claimguard.audit.AuditBatchStatement;
 import io.claimguard.audit.AuditRecord;
 import io.claimguard.domain.EffectiveResult;
 import io.claimguard.domain.EnvelopeReader;
 import io.claimguard.domain.Limits;
+import io.claimguard.domain.ProjectedClaim;
 import io.claimguard.domain.Verification;
 import io.claimguard.pipeline.ReceivedInput;
 import io.claimguard.testkit.JmsClient;
@@ -33,6 +33,8 @@ import org.apache.camel.component.jdbc.JdbcConstants;
 import org.apache.camel.component.jms.JmsComponent;
 import org.apache.camel.impl.DefaultCamelContext;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
  * The baseline: ClaimGuard's work done the way the Camel examples do it, one message at a time. An embedded
@@ -186,10 +188,28 @@ final class CamelBaseline {
         parameters.put("input_sha256", record.inputSha256());
         parameters.put("envelope", record.envelopeJson());
         parameters.put("effective_result", record.effectiveResultJson());
-        parameters.put("claims", JSON.writeValueAsString(AuditBatchStatement.claimRows(record.claims())));
+        parameters.put("claims", JSON.writeValueAsString(claimRows(record.claims())));
         exchange.setProperty(VERIFICATION, verification);
         exchange.getIn().setHeader(JdbcConstants.JDBC_PARAMETERS, parameters);
         exchange.getIn().setBody(INSERT_VERIFICATION);
+    }
+
+    /** The claim_check rows as a JSON array, one object per claim with the columns' names, as the statement reads them. */
+    private static ArrayNode claimRows(List<ProjectedClaim> claims) {
+        ArrayNode rows = JsonNodeFactory.instance.arrayNode(claims.size());
+        for (ProjectedClaim claim : claims) {
+            rows.addObject()
+                    .put("ordinal", claim.ordinal())
+                    .put("claim_id", claim.claimId())
+                    .put("claim_text", claim.claimText())
+                    .put("claim_type", claim.claimType())
+                    .put("verification", claim.verification())
+                    .put("legacy_verification", claim.legacyVerification().label())
+                    .put("is_critical", claim.critical())
+                    .put("detail", claim.detail())
+                    .set("evidence_refs", claim.evidenceRefs());
+        }
+        return rows;
     }
 
     /** The statement returned the audit id: the effective result with it is what goes out. */

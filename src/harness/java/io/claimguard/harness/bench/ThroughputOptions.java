@@ -29,7 +29,10 @@ import java.util.Map;
  * @param keepWork keep the temporary inbox, outbox, journals and service logs after a sound run (a broken run always
  *     keeps them); the databases are dropped in any case
  * @param serviceHeap the service's {@code -Xmx}
- * @param warmUpInputs JMS envelopes (and a fifth as many files) run through the service before the measured drains
+ * @param warmUpInputs JMS envelopes (and a fifth as many files) of one warm-up round, run through the service (and
+ *     written by each ceiling) before the measured drains
+ * @param warmUpRounds at most this many warm-up rounds: rounds go on until the JIT compiler's share of a round's CPU
+ *     is under {@link #STEADY_JIT_SHARE}
  * @param serviceJvmOptions extra options for the service JVM, e.g. to record a flight recording
  * @param serviceProperties extra {@code --name=value} service properties, e.g. to tune concurrency
  */
@@ -40,6 +43,7 @@ record ThroughputOptions(
         int fileInputs,
         int memoryInputs,
         int warmUpInputs,
+        int warmUpRounds,
         Duration latencyWindow,
         Duration drainTimeout,
         long seed,
@@ -50,15 +54,21 @@ record ThroughputOptions(
         List<String> serviceJvmOptions,
         Map<String, String> serviceProperties) {
 
+    /** A path is warm when its JIT compiler threads take less than this share of its CPU over a round. */
+    static final double STEADY_JIT_SHARE = 0.05;
+
     static final String USAGE = """
             usage: ThroughputHarness [--quick] [--memory] [--jms N] [--files N] [--memory-messages N] [--warm-up N]
+                                     [--warm-up-rounds N]
                                      [--latency-seconds S] [--drain-timeout-seconds S] [--seed X]
                                      [--service-heap SIZE] [--service-property name=value]...
                                      [--service-jvm-option OPTION]... (e.g. -XX:StartFlightRecording=...)
                                      [--jar target/claimguard-*.jar] [--results bench/results] [--keep-work]
-              default (full):  20000 JMS envelopes, 5000 files, 20 s of latency per path, after a warm-up of
-                               6000 JMS envelopes and 1200 files through the service (0 for none)
-              --quick:         1000 JMS envelopes, 500 files, 5 s of latency per path, warm-up 1000
+              default (full):  50000 JMS envelopes (the baseline 5000), 10000 files, 20 s of latency per path,
+                               after warm-up rounds of 6000 JMS envelopes and 1200 files through the service (each
+                               ceiling: 6000 envelopes) until the JIT's share of a round's CPU is under 5 %, at most
+                               15 rounds (--warm-up 0: none)
+              --quick:         1000 JMS envelopes, 500 files, 5 s of latency per path, warm-up 1000, at most 2 rounds
               --memory:        100000 queued JMS messages drained by a service with -Xmx256m (--quick: 5000)
             """;
 
@@ -66,10 +76,11 @@ record ThroughputOptions(
         boolean quick = List.of(args).contains("--quick");
         boolean memory = List.of(args).contains("--memory");
         String size = quick ? "quick" : "full";
-        int jms = quick ? 1_000 : 20_000;
-        int files = quick ? 500 : 5_000;
+        int jms = quick ? 1_000 : 50_000;
+        int files = quick ? 500 : 10_000;
         int memoryMessages = quick ? 5_000 : 100_000;
         int warmUp = quick ? 1_000 : 6_000;
+        int warmUpRounds = quick ? 2 : 15;
         long latencySeconds = quick ? 5 : 20;
         long drainSeconds = 1_800;
         long seed = System.nanoTime();
@@ -87,6 +98,7 @@ record ThroughputOptions(
                 case "--jms" -> { jms = positive(option, value(args, ++i, option, USAGE)); size = "custom"; }
                 case "--files" -> { files = positive(option, value(args, ++i, option, USAGE)); size = "custom"; }
                 case "--warm-up" -> { warmUp = Integer.parseInt(value(args, ++i, option, USAGE)); size = "custom"; }
+                case "--warm-up-rounds" -> { warmUpRounds = positive(option, value(args, ++i, option, USAGE)); size = "custom"; }
                 case "--memory-messages" -> { memoryMessages = positive(option, value(args, ++i, option, USAGE)); size = "custom"; }
                 case "--latency-seconds" -> { latencySeconds = positive(option, value(args, ++i, option, USAGE)); size = "custom"; }
                 case "--drain-timeout-seconds" -> drainSeconds = positive(option, value(args, ++i, option, USAGE));
@@ -114,7 +126,7 @@ record ThroughputOptions(
         if (warmUp < 0) {
             throw new IllegalArgumentException("--warm-up must be 0 or more, got " + warmUp);
         }
-        return new ThroughputOptions(size, memory, jms, files, memoryMessages, warmUp, Duration.ofSeconds(latencySeconds),
+        return new ThroughputOptions(size, memory, jms, files, memoryMessages, warmUp, warmUpRounds, Duration.ofSeconds(latencySeconds),
                 Duration.ofSeconds(drainSeconds), seed, jar != null ? jar : ServiceProcess.findJar(), results, keepWork, heap,
                 List.copyOf(jvmOptions), Collections.unmodifiableMap(properties));
     }
