@@ -74,12 +74,8 @@ public final class SealHash {
     private static final int GROUNDEDNESS_SCORE = 11;
     private static final int INPUT_SHA256 = 14;
 
-    /**
-     * The select list, over {@code claimguard.verification_audit AS a}, that renders one row's content: the 15
-     * row values, then every claim value of its claim checks as one text array, 9 entries per claim check, then
-     * {@code redrive_of}, {@code policy}, then every value of its findings as one text array, 4 entries per finding.
-     */
-    public static final String CONTENT_COLUMNS = """
+    /** The 15 row values of {@code claimguard.verification_audit AS a}, each rendered as the seal hashes it. */
+    private static final String ROW_VALUE_COLUMNS = """
             a.id::text,
             a.request_id,
             a.source,
@@ -95,6 +91,14 @@ public final class SealHash {
             a.audit::text,
             a.input_sha256,
             to_char(a.audited_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+            """;
+
+    /**
+     * The select list, over {@code claimguard.verification_audit AS a}, that renders one row's content: the 15
+     * row values, then every claim value of its claim checks as one text array, 9 entries per claim check, then
+     * {@code redrive_of}, {@code policy}, then every value of its findings as one text array, 4 entries per finding.
+     */
+    public static final String CONTENT_COLUMNS = ROW_VALUE_COLUMNS + """
             ARRAY(
                 SELECT v.value
                 FROM claimguard.claim_check AS c
@@ -127,22 +131,7 @@ public final class SealHash {
      * row and the client parses none: 4.75 s of server CPU per 100,000 rows against 6.73 in the one-row form (design
      * 2026-12-05-chain-speed).
      */
-    static final String ROW_PART = """
-            a.id::text,
-            a.request_id,
-            a.source,
-            a.source_ref,
-            to_char(a.received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-            a.model_verdict,
-            a.effective_verdict,
-            a.downgraded::text,
-            a.guard_reasons::text,
-            a.projection_mode,
-            float8send(a.groundedness_score),
-            a.critical_fact_count::text,
-            a.audit::text,
-            a.input_sha256,
-            to_char(a.audited_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+    static final String ROW_PART = ROW_VALUE_COLUMNS + """
             a.redrive_of::text,
             a.policy
             """;
